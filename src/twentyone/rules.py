@@ -1,0 +1,302 @@
+"""The rule parameters every game is built from, as one immutable value.
+
+>>> from twentyone.presets import CASINO
+>>> CASINO.decks, CASINO.max_hands, CASINO.peek.value
+(6, 4, 'none')
+>>> CASINO.replace(max_hands=2).max_hands
+2
+>>> CASINO.replace(max_hands=0)
+Traceback (most recent call last):
+...
+twentyone.errors.InvalidRulesError: max_hands must be an integer >= 1, got 0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from twentyone.errors import InvalidRulesError
+
+
+class Shuffle(enum.Enum):
+    """When the shoe is shuffled."""
+
+    EVERY_ROUND = "round"
+    CUT_CARD = "cut"
+    CONTINUOUS = "continuous"
+
+
+class Peek(enum.Enum):
+    """Whether and when the dealer checks the hole card for blackjack."""
+
+    ACE_TEN = "ace-ten"
+    ACE = "ace"
+    NONE = "none"  # no hole card (ENHC): the second card comes after the players
+
+
+class EnhcLoses(enum.Enum):
+    """What a dealer blackjack not found by a peek takes."""
+
+    ALL = "all"
+    ORIGINAL = "original"
+
+
+class Double(enum.Enum):
+    """Which two-card hands may double (by best total)."""
+
+    ANY = "any"
+    NINE_TO_ELEVEN = "9-11"
+    TEN_TO_ELEVEN = "10-11"
+    NONE = "none"
+
+    def allows(self, total: int) -> bool:
+        if self is Double.ANY:
+            return True
+        if self is Double.NINE_TO_ELEVEN:
+            return 9 <= total <= 11
+        if self is Double.TEN_TO_ELEVEN:
+            return 10 <= total <= 11
+        return False
+
+
+class SplitBy(enum.Enum):
+    """Which pairs may split: equal rank only, or equal value (any two ten-value cards)."""
+
+    RANK = "rank"
+    VALUE = "value"
+
+
+class Surrender(enum.Enum):
+    NONE = "none"
+    LATE = "late"
+    EARLY = "early"
+
+
+class Ties(enum.Enum):
+    PUSH = "push"
+    DEALER_WINS = "dealer-wins"
+
+
+class FiveCardHand(enum.Enum):
+    NONE = "none"
+    BEATS_BLACKJACK = "beats-blackjack"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One complete rule set. ``decks=None`` is an infinite shoe.
+
+    Every field is validated on construction; build variants with :meth:`replace`.
+    """
+
+    decks: int | None = 6
+    shuffle: Shuffle = Shuffle.CUT_CARD
+    penetration: Fraction = Fraction(3, 4)
+    dealer_hits_soft_17: bool = False
+    peek: Peek = Peek.ACE_TEN
+    enhc_loses: EnhcLoses = EnhcLoses.ALL
+    blackjack_pays: Fraction = Fraction(3, 2)
+    double: Double = Double.ANY
+    double_after_split: bool = True
+    split_by: SplitBy = SplitBy.VALUE
+    max_hands: int = 4
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    surrender: Surrender = Surrender.NONE
+    insurance: bool = True
+    ties: Ties = Ties.PUSH
+    aces_high: bool = True  # False: an ace counts 1 only (a vinte-e-um variant)
+    five_card_hand: FiveCardHand = FiveCardHand.NONE
+    min_bet: int = 100
+    max_bet: int = 50_000
+    max_boxes: int = 7
+
+    def __post_init__(self) -> None:
+        _check_types(self)
+        if self.decks is not None and self.decks < 1:
+            raise InvalidRulesError(f"decks must be an integer >= 1 or infinite, got {self.decks}")
+        if not 0 < self.penetration < 1:
+            raise InvalidRulesError(f"penetration must be between 0 and 1, got {self.penetration}")
+        if self.blackjack_pays <= 0:
+            raise InvalidRulesError(f"blackjack_pays must be positive, got {self.blackjack_pays}")
+        if self.max_hands < 1:
+            raise InvalidRulesError(f"max_hands must be an integer >= 1, got {self.max_hands}")
+        if self.min_bet < 1 or self.max_bet < self.min_bet:
+            raise InvalidRulesError(
+                f"table limits need 1 <= min_bet <= max_bet, got {self.min_bet}..{self.max_bet}"
+            )
+        if self.max_boxes < 1:
+            raise InvalidRulesError(f"max_boxes must be >= 1, got {self.max_boxes}")
+
+    @property
+    def infinite(self) -> bool:
+        return self.decks is None
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (validated; unknown names are an error)."""
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise InvalidRulesError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form (the names used by scenarios and ``--json`` output)."""
+        return rules_to_json(self)
+
+
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "decks": (int, type(None)),
+    "shuffle": (Shuffle,),
+    "penetration": (Fraction,),
+    "dealer_hits_soft_17": (bool,),
+    "peek": (Peek,),
+    "enhc_loses": (EnhcLoses,),
+    "blackjack_pays": (Fraction,),
+    "double": (Double,),
+    "double_after_split": (bool,),
+    "split_by": (SplitBy,),
+    "max_hands": (int,),
+    "resplit_aces": (bool,),
+    "hit_split_aces": (bool,),
+    "surrender": (Surrender,),
+    "insurance": (bool,),
+    "ties": (Ties,),
+    "aces_high": (bool,),
+    "five_card_hand": (FiveCardHand,),
+    "min_bet": (int,),
+    "max_bet": (int,),
+    "max_boxes": (int,),
+}
+
+
+def _check_types(rules: Rules) -> None:
+    for name, types in _FIELD_TYPES.items():
+        value = getattr(rules, name)
+        is_int_field = int in types and bool not in types
+        if not isinstance(value, types) or (is_int_field and isinstance(value, bool)):
+            expected = " or ".join("infinite" if t is type(None) else t.__name__ for t in types)
+            raise InvalidRulesError(f"{name} must be {expected}, got {value!r}")
+
+
+def parse_ratio(text: str) -> Fraction:
+    """Parse a payout ratio such as ``3:2``, ``6:5`` or ``1:1``.
+
+    >>> parse_ratio("6:5")
+    Fraction(6, 5)
+    """
+    try:
+        numerator, denominator = (int(part) for part in str(text).split(":"))
+        ratio = Fraction(numerator, denominator)
+    except (ValueError, ZeroDivisionError):
+        raise InvalidRulesError(f"a ratio must look like 3:2, got {text!r}") from None
+    if ratio <= 0:
+        raise InvalidRulesError(f"a ratio must be positive, got {text!r}")
+    return ratio
+
+
+def format_ratio(ratio: Fraction) -> str:
+    return f"{ratio.numerator}:{ratio.denominator}"
+
+
+def format_shuffle(rules: Rules) -> str:
+    if rules.shuffle is Shuffle.CUT_CARD:
+        return f"cut:{float(rules.penetration):g}"
+    return str(rules.shuffle.value)
+
+
+def parse_shuffle(text: str) -> dict[str, Any]:
+    """``round``, ``continuous`` or ``cut:0.75`` as Rules fields."""
+    if text in ("round", "continuous"):
+        return {"shuffle": Shuffle(text)}
+    if text.startswith("cut"):
+        _, _, fraction = text.partition(":")
+        try:
+            penetration = Fraction(fraction or "0.75")
+        except ValueError:
+            raise InvalidRulesError(
+                f"penetration must be a number like 0.75, got {fraction!r}"
+            ) from None
+        return {"shuffle": Shuffle.CUT_CARD, "penetration": penetration}
+    raise InvalidRulesError(f"shuffle must be round, continuous or cut:FRACTION, got {text!r}")
+
+
+def parse_decks(value: object) -> int | None:
+    if value in ("inf", "infinite", None):
+        return None
+    if isinstance(value, bool):
+        raise InvalidRulesError(f"decks must be a whole number or 'inf', got {value!r}")
+    try:
+        return int(str(value))
+    except ValueError:
+        raise InvalidRulesError(f"decks must be a whole number or 'inf', got {value!r}") from None
+
+
+_ENUM_FIELDS: dict[str, type[enum.Enum]] = {
+    "peek": Peek,
+    "enhc_loses": EnhcLoses,
+    "double": Double,
+    "split_by": SplitBy,
+    "surrender": Surrender,
+    "ties": Ties,
+    "five_card_hand": FiveCardHand,
+}
+_BOOL_FIELDS = {
+    "dealer_hits_soft_17",
+    "double_after_split",
+    "resplit_aces",
+    "hit_split_aces",
+    "insurance",
+    "aces_high",
+}
+_INT_FIELDS = {"max_hands", "min_bet", "max_bet", "max_boxes"}
+
+
+def rules_to_json(rules: Rules) -> dict[str, Any]:
+    out: dict[str, Any] = {"decks": "inf" if rules.decks is None else rules.decks}
+    out["shuffle"] = format_shuffle(rules)
+    for name in _BOOL_FIELDS | _INT_FIELDS:
+        out[name] = getattr(rules, name)
+    for name in _ENUM_FIELDS:
+        out[name] = getattr(rules, name).value
+    out["blackjack_pays"] = format_ratio(rules.blackjack_pays)
+    return dict(sorted(out.items()))
+
+
+def overrides_from_json(data: object) -> dict[str, Any]:
+    """Turn JSON rule overrides (scenario ``rules`` object) into Rules fields."""
+    if not isinstance(data, dict):
+        raise InvalidRulesError(f"rules must be an object of overrides, got {type(data).__name__}")
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "decks":
+            fields["decks"] = parse_decks(value)
+        elif key == "shuffle":
+            fields.update(parse_shuffle(str(value)))
+        elif key == "blackjack_pays":
+            fields["blackjack_pays"] = parse_ratio(str(value))
+        elif key in _ENUM_FIELDS:
+            try:
+                fields[key] = _ENUM_FIELDS[key](value)
+            except ValueError:
+                allowed = ", ".join(str(m.value) for m in _ENUM_FIELDS[key])
+                raise InvalidRulesError(f"{key} must be one of {allowed}, got {value!r}") from None
+        elif key in _BOOL_FIELDS:
+            if not isinstance(value, bool):
+                raise InvalidRulesError(f"{key} must be true or false, got {value!r}")
+            fields[key] = value
+        elif key in _INT_FIELDS:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidRulesError(f"{key} must be a whole number, got {value!r}")
+            fields[key] = value
+        else:
+            raise InvalidRulesError(f"unknown rule option {key!r}")
+    return fields
+
+
+def rules_from_json(data: object, base: Rules | None = None) -> Rules:
+    """Apply JSON overrides to ``base`` (default: :class:`Rules` defaults)."""
+    return (base or Rules()).replace(**overrides_from_json(data))
