@@ -1,0 +1,86 @@
+"""Actions a box can take in a house-banked round, and their text form.
+
+>>> Action.parse("insurance 250")
+Action(kind=<ActionKind.INSURANCE: 'insurance'>, amount=250)
+>>> str(Action.parse(" Double "))
+'double'
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from twentyone.errors import IllegalActionError
+from twentyone.moves import Move
+
+
+class ActionKind(enum.Enum):
+    INSURANCE = "insurance"
+    NO_INSURANCE = "no-insurance"
+    SURRENDER = "surrender"  # early surrender (its own phase) or late/early surrender of a hand
+    NO_SURRENDER = "no-surrender"
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE = "double"
+    SPLIT = "split"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ActionKind
+    amount: int | None = None  # insurance stake in minor units
+
+    def __post_init__(self) -> None:
+        if (self.kind is ActionKind.INSURANCE) != (self.amount is not None):
+            raise IllegalActionError("an amount goes with insurance and only with insurance")
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse ``hit``, ``stand``, ``double``, ``split``, ``surrender``, ``no-surrender``,
+        ``no-insurance`` or ``insurance N``."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"a decision must be a string, got {text!r}")
+        words = text.strip().lower().split()
+        if not words:
+            raise IllegalActionError("empty decision")
+        try:
+            kind = ActionKind(words[0])
+        except ValueError:
+            names = ", ".join(k.value for k in ActionKind)
+            raise IllegalActionError(
+                f"unknown decision {text!r} (expected one of {names})"
+            ) from None
+        if kind is ActionKind.INSURANCE:
+            if len(words) != 2 or not words[1].isdigit():
+                raise IllegalActionError(
+                    f"insurance needs a whole amount in minor units, e.g. 'insurance 250', got {text!r}"
+                )
+            return cls(kind, int(words[1]))
+        if len(words) != 1:
+            raise IllegalActionError(f"decision {text!r} takes no argument")
+        return cls(kind)
+
+    @classmethod
+    def of(cls, move: Move) -> Action:
+        return _MOVE_ACTIONS[move]
+
+    def __str__(self) -> str:
+        return self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
+
+
+HIT = Action(ActionKind.HIT)
+STAND = Action(ActionKind.STAND)
+DOUBLE = Action(ActionKind.DOUBLE)
+SPLIT = Action(ActionKind.SPLIT)
+SURRENDER = Action(ActionKind.SURRENDER)
+NO_SURRENDER = Action(ActionKind.NO_SURRENDER)
+NO_INSURANCE = Action(ActionKind.NO_INSURANCE)
+
+_MOVE_ACTIONS = {
+    Move.HIT: HIT,
+    Move.STAND: STAND,
+    Move.DOUBLE: DOUBLE,
+    Move.SPLIT: SPLIT,
+    Move.SURRENDER: SURRENDER,
+}

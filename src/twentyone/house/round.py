@@ -1,0 +1,592 @@
+"""The house-banked round (Casino and Online Blackjack): a state machine with no I/O.
+
+A :class:`Round` is dealt from an injected shoe, lists its legal actions at every point,
+checks every action before changing anything (an illegal one raises
+:class:`~twentyone.errors.IllegalActionError` and leaves the round exactly as it was), and
+records each step as an immutable event.
+
+>>> from twentyone.presets import ONLINE
+>>> from twentyone.shoe import ScriptedShoe
+>>> from twentyone.cards import parse_cards
+>>> r = Round.deal(ONLINE, [1000], ScriptedShoe(parse_cards("9S 7H 2C 9D 5S TH")))
+>>> r.phase.value, [str(a) for a in r.legal_actions()]
+('play', ['hit', 'stand', 'double'])
+>>> r.act(DOUBLE)
+>>> r.phase.value, r.boxes[0].hands[0].result.value, r.boxes[0].net
+('settled', 'win', 2000)
+>>> r.act(HIT)
+Traceback (most recent call last):
+...
+twentyone.errors.IllegalActionError: the round is settled; no action is legal
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from twentyone.cards import Card
+from twentyone.errors import BetError, IllegalActionError, InvalidRulesError
+from twentyone.hand import BLACKJACK_TOTAL, HandValue, value_of
+from twentyone.house.actions import (
+    DOUBLE,
+    HIT,
+    NO_SURRENDER,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    Action,
+    ActionKind,
+)
+from twentyone.house.events import (
+    CardDealt,
+    Decided,
+    Event,
+    HandSettled,
+    HoleCardRevealed,
+    InsuranceSettled,
+    Peeked,
+    RoundSettled,
+    RoundStarted,
+)
+from twentyone.rules import (
+    Double,
+    EnhcLoses,
+    FiveCardHand,
+    Peek,
+    Rules,
+    SplitBy,
+    Surrender,
+    Ties,
+)
+from twentyone.shoe import Shoe
+
+__all__ = ["DOUBLE", "HIT", "SPLIT", "STAND", "SURRENDER", "Phase", "Result", "Round"]
+
+
+class Phase(enum.Enum):
+    INSURANCE = "insurance"
+    EARLY_SURRENDER = "early-surrender"
+    PLAY = "play"
+    SETTLED = "settled"
+
+
+class Result(enum.Enum):
+    WIN = "win"
+    LOSE = "lose"
+    PUSH = "push"
+    BLACKJACK = "blackjack"
+    SURRENDER = "surrender"
+    BUST = "bust"
+
+
+@dataclass
+class Hand:
+    """One player hand. ``stake`` grows when the hand doubles."""
+
+    cards: list[Card]
+    stake: int
+    from_split: bool = False
+    split_ace: bool = False
+    doubled: bool = False
+    surrendered: bool = False
+    done: bool = False
+    result: Result | None = None
+    net: int | None = None
+
+    def value(self, aces_high: bool) -> HandValue:
+        return value_of([card.value for card in self.cards], aces_high)
+
+    @property
+    def settled(self) -> bool:
+        return self.result is not None
+
+    @property
+    def natural(self) -> bool:
+        """A blackjack: two cards, ace and ten-value, not from a split."""
+        if self.from_split or len(self.cards) != 2:
+            return False
+        first, second = self.cards
+        return (first.value == 1 and second.value == 10) or (
+            first.value == 10 and second.value == 1
+        )
+
+
+@dataclass
+class Box:
+    bet: int
+    hands: list[Hand]
+    insurance: int = 0
+    insurance_net: int | None = None
+
+    @property
+    def net(self) -> int:
+        """Money back minus money staked, over all hands and the insurance (once settled)."""
+        return sum(hand.net or 0 for hand in self.hands) + (self.insurance_net or 0)
+
+
+@dataclass
+class Round:
+    """One round at a house-banked table. Build it with :meth:`deal`."""
+
+    rules: Rules
+    shoe: Shoe
+    boxes: list[Box]
+    dealer: list[Card] = field(default_factory=list)
+    phase: Phase = Phase.PLAY
+    events: list[Event] = field(default_factory=list)
+    hole_card_revealed: bool = False
+    # Whose turn it is: the box (insurance/early surrender) or the (box, hand) in play.
+    box_index: int = 0
+    hand_index: int = 0
+
+    # ----------------------------------------------------------------- dealing
+    @classmethod
+    def deal(cls, rules: Rules, bets: Sequence[int], shoe: Shoe) -> Round:
+        """Check the bets against the table, then deal the opening cards."""
+        check_bets(rules, bets)
+        if rules.five_card_hand is not FiveCardHand.NONE:
+            raise InvalidRulesError(
+                "five-card hands are an Exchange Blackjack rule; the house round does not use them"
+            )
+        round_ = cls(rules, shoe, [Box(bet, [Hand([], bet)]) for bet in bets])
+        round_.events.append(RoundStarted(tuple(bets)))
+        shoe.start_round()
+        for box_index, box in enumerate(round_.boxes):
+            round_._deal_to(box_index, 0, box.hands[0])
+        round_._deal_dealer(face_up=True)
+        for box_index, box in enumerate(round_.boxes):
+            round_._deal_to(box_index, 0, box.hands[0])
+        if rules.peek is not Peek.NONE:
+            round_._deal_dealer(face_up=False)
+        round_._after_deal()
+        return round_
+
+    def _deal_to(self, box_index: int, hand_index: int, hand: Hand) -> Card:
+        card = self.shoe.draw()
+        hand.cards.append(card)
+        self.events.append(CardDealt(card, box_index, hand_index))
+        return card
+
+    def _deal_dealer(self, face_up: bool) -> None:
+        card = self.shoe.draw()
+        self.dealer.append(card)
+        self.events.append(CardDealt(card, face_up=face_up))
+        if not face_up:
+            return
+        if len(self.dealer) == 2:
+            self.hole_card_revealed = True
+
+    def _after_deal(self) -> None:
+        if self.rules.insurance and self.upcard.value == 1:
+            self.phase = Phase.INSURANCE
+            self.box_index = 0
+        else:
+            self._after_insurance()
+
+    def _after_insurance(self) -> None:
+        if self.rules.peek is not Peek.NONE and self.rules.surrender is Surrender.EARLY:
+            self.phase = Phase.EARLY_SURRENDER
+            self.box_index = -1
+            self._next_early_surrender_box()
+        else:
+            self._peek_then_play()
+
+    def _next_early_surrender_box(self) -> None:
+        # Boxes holding a natural are not asked: surrendering one is never right.
+        for index in range(self.box_index + 1, len(self.boxes)):
+            if not self.boxes[index].hands[0].natural:
+                self.box_index = index
+                return
+        self._peek_then_play()
+
+    def _peek_then_play(self) -> None:
+        if self._peeks_now():
+            blackjack = self._dealer_has_blackjack()
+            self.events.append(Peeked(blackjack))
+            if blackjack:
+                self._reveal_hole_card()
+                self._settle_insurance(dealer_blackjack=True)
+                self._settle_round(dealer_blackjack=True)
+                return
+            self._settle_insurance(dealer_blackjack=False)
+        self.phase = Phase.PLAY
+        self.box_index, self.hand_index = 0, 0
+        self._seek_next_hand()
+
+    def _peeks_now(self) -> bool:
+        up = self.upcard.value
+        if self.rules.peek is Peek.ACE_TEN:
+            return up in (1, 10)
+        if self.rules.peek is Peek.ACE:
+            return up == 1
+        return False
+
+    # ------------------------------------------------------------ observation
+    @property
+    def upcard(self) -> Card:
+        return self.dealer[0]
+
+    @property
+    def is_settled(self) -> bool:
+        return self.phase is Phase.SETTLED
+
+    @property
+    def current_hand(self) -> Hand | None:
+        if self.phase is not Phase.PLAY:
+            return None
+        return self.boxes[self.box_index].hands[self.hand_index]
+
+    def dealer_value(self) -> HandValue:
+        return value_of([card.value for card in self.dealer], self.rules.aces_high)
+
+    def _dealer_has_blackjack(self) -> bool:
+        if len(self.dealer) != 2:
+            return False
+        values = {self.dealer[0].value, self.dealer[1].value}
+        return values == {1, 10}
+
+    @property
+    def house_net(self) -> int:
+        return -sum(box.net for box in self.boxes)
+
+    def legal_actions(self) -> list[Action]:
+        """Every action legal now (insurance as its largest amount; any amount 1..max is legal)."""
+        if self.phase is Phase.INSURANCE:
+            box = self.boxes[self.box_index]
+            actions = [Action(ActionKind.NO_INSURANCE)]
+            if box.bet // 2 >= 1:
+                actions.append(Action(ActionKind.INSURANCE, box.bet // 2))
+            return actions
+        if self.phase is Phase.EARLY_SURRENDER:
+            return [SURRENDER, NO_SURRENDER]
+        if self.phase is Phase.PLAY:
+            return [
+                action
+                for action in (HIT, STAND, DOUBLE, SPLIT, SURRENDER)
+                if self._why_illegal(action) is None
+            ]
+        return []
+
+    def can_act(self, action: Action) -> bool:
+        return self._why_illegal(action) is None
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is illegal now."""
+        reason = self._why_illegal(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def pending_decision(self) -> str:
+        """Who must decide now, in words (``box 1 hand 0``, ``box 0 (insurance)``)."""
+        if self.phase is Phase.INSURANCE:
+            return f"box {self.box_index} (insurance)"
+        if self.phase is Phase.EARLY_SURRENDER:
+            return f"box {self.box_index} (early surrender)"
+        if self.phase is Phase.PLAY:
+            return self._who()
+        return "nobody (the round is settled)"
+
+    def _who(self) -> str:
+        if self.phase is Phase.PLAY:
+            return f"box {self.box_index} hand {self.hand_index}"
+        return f"box {self.box_index}"
+
+    def _why_illegal(self, action: Action) -> str | None:
+        kind = action.kind
+        if self.phase is Phase.SETTLED:
+            return "the round is settled; no action is legal"
+        if self.phase is Phase.INSURANCE:
+            if kind is ActionKind.NO_INSURANCE:
+                return None
+            if kind is not ActionKind.INSURANCE:
+                return (
+                    f"{self._who()} must answer insurance first ('insurance N' or 'no-insurance')"
+                )
+            most = self.boxes[self.box_index].bet // 2
+            amount = action.amount or 0
+            if not 1 <= amount <= most:
+                return (
+                    f"insurance for {self._who()} must be 1 to {most} (half the bet), got {amount}"
+                )
+            return None
+        if self.phase is Phase.EARLY_SURRENDER:
+            if kind in (ActionKind.SURRENDER, ActionKind.NO_SURRENDER):
+                return None
+            return (
+                f"{self._who()} must answer early surrender first ('surrender' or 'no-surrender')"
+            )
+        return self._why_illegal_move(kind)
+
+    def _why_illegal_move(self, kind: ActionKind) -> str | None:
+        rules = self.rules
+        box = self.boxes[self.box_index]
+        hand = box.hands[self.hand_index]
+        who = self._who()
+        if kind is ActionKind.STAND:
+            return None
+        if kind is ActionKind.HIT:
+            if hand.split_ace and not rules.hit_split_aces:
+                return f"{who} is a split ace: it gets one card only"
+            return None
+        if kind is ActionKind.DOUBLE:
+            if rules.double is Double.NONE:
+                return "doubling is not allowed at this table"
+            if len(hand.cards) != 2:
+                return f"{who} has {len(hand.cards)} cards; double needs the first two"
+            if hand.split_ace:
+                return f"{who} is a split ace; split aces are never doubled"
+            if hand.from_split and not rules.double_after_split:
+                return "doubling after a split is not allowed at this table"
+            total = hand.value(rules.aces_high).total
+            if not rules.double.allows(total):
+                return f"{who} totals {total}; this table doubles only on {rules.double.value}"
+            return None
+        if kind is ActionKind.SPLIT:
+            return self._why_no_split(box, hand, who)
+        if kind is ActionKind.SURRENDER:
+            if rules.surrender is Surrender.NONE:
+                return "surrender is not offered at this table"
+            if rules.surrender is Surrender.EARLY and rules.peek is not Peek.NONE:
+                return "early surrender was offered before the peek; it is over"
+            if len(box.hands) != 1 or len(hand.cards) != 2:
+                return f"{who} may surrender only as the first decision on its first two cards"
+            return None
+        return f"{kind.value!r} is not a decision for {who} now (legal: hit, stand, double, split, surrender)"
+
+    def _why_no_split(self, box: Box, hand: Hand, who: str) -> str | None:
+        rules = self.rules
+        if len(hand.cards) != 2:
+            return f"{who} has {len(hand.cards)} cards; only a two-card pair splits"
+        first, second = hand.cards
+        if rules.split_by is SplitBy.RANK:
+            if first.rank != second.rank:
+                return f"{who} holds {first} {second}; only cards of equal rank split here"
+        elif first.value != second.value:
+            return f"{who} holds {first} {second}; only cards of equal value split"
+        if len(box.hands) >= rules.max_hands:
+            return f"box {self.box_index} already has {len(box.hands)} hands; the limit is {rules.max_hands}"
+        if hand.split_ace and not rules.resplit_aces:
+            return f"{who} is a split ace; aces are not resplit at this table"
+        return None
+
+    # ------------------------------------------------------------------ acting
+    def act(self, action: Action) -> None:
+        """Apply ``action`` for whoever is to act; raises (changing nothing) if illegal."""
+        self.verify(action)
+        if self.phase is Phase.INSURANCE:
+            self._insure(action)
+        elif self.phase is Phase.EARLY_SURRENDER:
+            self._early_surrender(action)
+        else:
+            self._move(action)
+
+    def _insure(self, action: Action) -> None:
+        box = self.boxes[self.box_index]
+        self.events.append(Decided(self.box_index, None, str(action)))
+        if action.kind is ActionKind.INSURANCE:
+            box.insurance = action.amount or 0
+        self.box_index += 1
+        if self.box_index >= len(self.boxes):
+            self._after_insurance()
+
+    def _early_surrender(self, action: Action) -> None:
+        box = self.boxes[self.box_index]
+        self.events.append(Decided(self.box_index, None, str(action)))
+        if action.kind is ActionKind.SURRENDER:
+            hand = box.hands[0]
+            hand.surrendered = hand.done = True
+            self._settle_hand(self.box_index, 0, Result.SURRENDER, hand.stake // 2 - hand.stake)
+        self._next_early_surrender_box()
+
+    def _move(self, action: Action) -> None:
+        box_index, hand_index = self.box_index, self.hand_index
+        box = self.boxes[box_index]
+        hand = box.hands[hand_index]
+        self.events.append(Decided(box_index, hand_index, str(action)))
+        kind = action.kind
+        if kind is ActionKind.STAND:
+            hand.done = True
+        elif kind is ActionKind.HIT:
+            self._deal_to(box_index, hand_index, hand)
+            self._check_hand_finished(box_index, hand_index)
+        elif kind is ActionKind.DOUBLE:
+            hand.stake += box.bet
+            hand.doubled = True
+            self._deal_to(box_index, hand_index, hand)
+            hand.done = True
+            self._check_hand_finished(box_index, hand_index)
+        elif kind is ActionKind.SPLIT:
+            self._split(box, box_index, hand_index)
+        else:  # surrender
+            hand.surrendered = hand.done = True
+            if self.rules.surrender is Surrender.EARLY:
+                # Early surrender returns half whatever the dealer holds: settled now.
+                self._settle_hand(
+                    box_index, hand_index, Result.SURRENDER, hand.stake // 2 - hand.stake
+                )
+        self._seek_next_hand()
+
+    def _split(self, box: Box, box_index: int, hand_index: int) -> None:
+        hand = box.hands[hand_index]
+        aces = hand.cards[0].value == 1
+        new_hand = Hand([hand.cards.pop()], box.bet, from_split=True, split_ace=aces)
+        hand.from_split, hand.split_ace = True, aces
+        box.hands.insert(hand_index + 1, new_hand)
+        # Hands after the split one moved right: their indices in events follow the new order.
+        self._deal_to(box_index, hand_index, hand)
+        self._deal_to(box_index, hand_index + 1, new_hand)
+        self._check_hand_finished(box_index, hand_index + 1)
+        self._check_hand_finished(box_index, hand_index)
+
+    def _check_hand_finished(self, box_index: int, hand_index: int) -> None:
+        """Finish a hand that has no decision left: bust, 21, or a split ace that cannot act."""
+        hand = self.boxes[box_index].hands[hand_index]
+        value = hand.value(self.rules.aces_high)
+        if value.bust:
+            hand.done = True
+            self._settle_hand(box_index, hand_index, Result.BUST, -hand.stake)
+        elif value.total == BLACKJACK_TOTAL:
+            hand.done = True
+        elif hand.split_ace and not self.rules.hit_split_aces and len(hand.cards) == 2:
+            can_resplit = (
+                self.rules.resplit_aces
+                and hand.cards[1].value == 1
+                and len(self.boxes[box_index].hands) < self.rules.max_hands
+            )
+            hand.done = not can_resplit
+
+    def _seek_next_hand(self) -> None:
+        """Move the turn to the next hand that needs a decision, or to the dealer."""
+        while self.box_index < len(self.boxes):
+            hands = self.boxes[self.box_index].hands
+            while self.hand_index < len(hands):
+                hand = hands[self.hand_index]
+                if not hand.done:
+                    if hand.natural:
+                        hand.done = True
+                    else:
+                        self._check_hand_finished(self.box_index, self.hand_index)
+                if not hand.done:
+                    return
+                self.hand_index += 1
+            self.box_index += 1
+            self.hand_index = 0
+        self._dealer_turn()
+
+    # ------------------------------------------------------------ the dealer
+    def _live_hands(self) -> list[Hand]:
+        """Hands whose result depends on the dealer's total: not bust, surrendered or natural."""
+        return [
+            hand
+            for box in self.boxes
+            for hand in box.hands
+            if not hand.settled and not hand.surrendered and not hand.natural
+        ]
+
+    def _dealer_turn(self) -> None:
+        rules = self.rules
+        unsettled = any(not hand.settled for box in self.boxes for hand in box.hands)
+        pending_insurance = any(box.insurance and box.insurance_net is None for box in self.boxes)
+        if rules.peek is Peek.NONE:
+            # The second card is drawn only if some bet still depends on it.
+            if unsettled or pending_insurance:
+                self._deal_dealer(face_up=True)
+                self._settle_insurance(self._dealer_has_blackjack())
+        else:
+            self._reveal_hole_card()
+        dealer_blackjack = self._dealer_has_blackjack()
+        if not dealer_blackjack and self._live_hands():
+            while self._dealer_must_draw():
+                self._deal_dealer(face_up=True)
+        self._settle_round(dealer_blackjack)
+
+    def _reveal_hole_card(self) -> None:
+        if len(self.dealer) == 2 and not self.hole_card_revealed:
+            self.hole_card_revealed = True
+            self.events.append(HoleCardRevealed(self.dealer[1]))
+
+    def _dealer_must_draw(self) -> bool:
+        value = self.dealer_value()
+        if value.total < 17:
+            return True
+        return value.total == 17 and value.soft and self.rules.dealer_hits_soft_17
+
+    # -------------------------------------------------------------- settling
+    def _settle_hand(self, box_index: int, hand_index: int, result: Result, net: int) -> None:
+        hand = self.boxes[box_index].hands[hand_index]
+        hand.result, hand.net = result, net
+        self.events.append(HandSettled(box_index, hand_index, result.value, net))
+
+    def _settle_insurance(self, dealer_blackjack: bool) -> None:
+        for box_index, box in enumerate(self.boxes):
+            if box.insurance and box.insurance_net is None:
+                box.insurance_net = 2 * box.insurance if dealer_blackjack else -box.insurance
+                self.events.append(InsuranceSettled(box_index, box.insurance_net))
+
+    def _settle_round(self, dealer_blackjack: bool) -> None:
+        for box_index, box in enumerate(self.boxes):
+            if dealer_blackjack:
+                self._settle_box_against_blackjack(box_index, box)
+            else:
+                for hand_index, hand in enumerate(box.hands):
+                    if not hand.settled:
+                        self._settle_hand(box_index, hand_index, *self._compare(hand))
+        self.phase = Phase.SETTLED
+        self.events.append(RoundSettled(self.house_net))
+        self.shoe.end_round()
+
+    def _settle_box_against_blackjack(self, box_index: int, box: Box) -> None:
+        tie = Result.PUSH if self.rules.ties is Ties.PUSH else Result.LOSE
+        # A blackjack found by the peek took only the original bets (none could grow);
+        # one found later takes all stakes, or one original bet under original-bets-only.
+        original_only = self.rules.enhc_loses is EnhcLoses.ORIGINAL
+        to_take = box.bet
+        for hand_index, hand in enumerate(box.hands):
+            if hand.settled:
+                continue
+            if hand.natural:
+                self._settle_hand(
+                    box_index, hand_index, tie, 0 if tie is Result.PUSH else -hand.stake
+                )
+            elif original_only:
+                taken = min(hand.stake, to_take)
+                to_take -= taken
+                self._settle_hand(
+                    box_index, hand_index, Result.LOSE if taken else Result.PUSH, -taken
+                )
+            else:
+                self._settle_hand(box_index, hand_index, Result.LOSE, -hand.stake)
+
+    def _compare(self, hand: Hand) -> tuple[Result, int]:
+        stake = hand.stake
+        if hand.surrendered:
+            return Result.SURRENDER, stake // 2 - stake
+        if hand.natural:
+            return Result.BLACKJACK, int(stake * self.rules.blackjack_pays)
+        dealer = self.dealer_value()
+        if dealer.bust:
+            return Result.WIN, stake
+        player_total = hand.value(self.rules.aces_high).total
+        if player_total > dealer.total:
+            return Result.WIN, stake
+        if player_total < dealer.total:
+            return Result.LOSE, -stake
+        if self.rules.ties is Ties.PUSH:
+            return Result.PUSH, 0
+        return Result.LOSE, -stake
+
+
+def check_bets(rules: Rules, bets: Sequence[int]) -> None:
+    """Raise :class:`BetError` unless ``bets`` fit the table: box count and limits."""
+    if not 1 <= len(bets) <= rules.max_boxes:
+        allowed = "one box" if rules.max_boxes == 1 else f"1 to {rules.max_boxes} boxes"
+        raise BetError(f"this table takes {allowed}, got {len(bets)}")
+    for index, bet in enumerate(bets):
+        if not isinstance(bet, int) or isinstance(bet, bool):
+            raise BetError(f"box {index}: a bet is a whole number of minor units, got {bet!r}")
+        if not rules.min_bet <= bet <= rules.max_bet:
+            raise BetError(
+                f"box {index}: bet {bet} is off the table limits {rules.min_bet}..{rules.max_bet}"
+            )
