@@ -13,7 +13,11 @@ import click
 from twentyone import __version__
 
 # (module under twentyone.cli, attribute): one line per subcommand or group.
-_SUBCOMMANDS: list[tuple[str, str]] = []
+_SUBCOMMANDS: list[tuple[str, str]] = [
+    ("rules_command", "rules_command"),
+    ("replay", "replay"),
+    ("play", "play"),
+]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
