@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -13,7 +14,7 @@ from twentyone.scenario import load_scenario, run_scenario
 
 def _read(path: str) -> str:
     if path == "-":
-        return click.get_text_stream("stdin").read()
+        return sys.stdin.read()
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
@@ -30,7 +31,9 @@ def _print_house(out: dict[str, Any]) -> None:
                 f"bet {hand['bet']} {hand['result']} {hand['net']:+d}"
             )
         if "insurance" in box:
-            click.echo(f"box {index} insurance {box['insurance']['bet']} {box['insurance']['net']:+d}")
+            click.echo(
+                f"box {index} insurance {box['insurance']['bet']} {box['insurance']['net']:+d}"
+            )
         click.echo(f"box {index} net {box['net']:+d}")
     dealer = out["dealer"]
     click.echo(f"dealer: {' '.join(dealer['cards'])} ({dealer['total']})")

@@ -1,0 +1,66 @@
+"""The command line: exit codes, one-line errors, JSON output, the terminal table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from twentyone.cli.main import cli
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_replay_json_matches_the_spec_example() -> None:
+    code, out, _ = run("replay", str(SCENARIOS / "casino_example_from_spec.json"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [box["net"] for box in data["boxes"]] == [2000, -750]
+
+
+def test_replay_reads_stdin() -> None:
+    scenario = {
+        "game": "online",
+        "boxes": [{"bet": 100}],
+        "cards": ["TS", "9D", "8H", "9C"],
+        "decisions": ["stand"],
+    }
+    code, out, _ = run("replay", "-", "--json", stdin=json.dumps(scenario))
+    assert code == 0 and json.loads(out)["boxes"][0]["hands"][0]["result"] == "push"
+
+
+def test_bad_input_is_one_line_and_exit_2() -> None:
+    cases = [
+        ("replay", "-"),  # malformed JSON
+        ("replay", str(SCENARIOS / "casino_unknown_card.json")),
+        ("replay", str(SCENARIOS / "casino_bet_below_minimum.json")),
+        ("replay", str(SCENARIOS / "casino_fifth_hand_refused.json")),
+        ("replay", "no-such-file.json"),
+        ("rules", "poker"),
+    ]
+    for args in cases:
+        code, out, err = run(*args, stdin="{not json")
+        assert code == 2, (args, code, err)
+        assert err.count("\n") == 1 and err.startswith("twentyone: error:"), err
+        assert "Traceback" not in err + out
+
+
+def test_play_casino_session() -> None:
+    # Seeded shoe: bet, answer one prompt badly, then leave. The bankroll moves with the round.
+    code, out, _ = run(
+        "play", "casino", "--seed", "3", stdin="0.5\n500 500 500\n10\nx\ns\ns\ns\ns\nq\n"
+    )
+    assert code == 0
+    assert "each bet must be" in out and "more than your" in out
+    assert "Round:" in out and "You leave with" in out
+
+
+def test_play_online_bad_bankroll() -> None:
+    code, _, err = run("play", "online", "--bankroll", "lots")
+    assert code == 2 and "bankroll" in err
