@@ -11,7 +11,7 @@ Card('TH')
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from twentyone.errors import InvalidCardError
 
@@ -27,17 +27,15 @@ class Card:
 
     rank: str
     suit: str
+    #: Blackjack value: 1 for an ace, 10 for T, J, Q, K, else the pip count (stored: hot path).
+    value: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS or len(self.rank) != 1:
             raise InvalidCardError(f"unknown rank {self.rank!r} (expected one of {RANKS})")
         if self.suit not in SUITS or len(self.suit) != 1:
             raise InvalidCardError(f"unknown suit {self.suit!r} (expected one of {SUITS})")
-
-    @property
-    def value(self) -> int:
-        """Blackjack value: 1 for an ace, 10 for T, J, Q, K, else the pip count."""
-        return RANK_VALUES[self.rank]
+        object.__setattr__(self, "value", RANK_VALUES[self.rank])
 
     @property
     def is_ace(self) -> bool:

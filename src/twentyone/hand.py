@@ -12,15 +12,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from twentyone.cards import Card, parse_cards  # noqa: F401  (parse_cards: doctests)
 
 BLACKJACK_TOTAL = 21
 
 
-@dataclass(frozen=True, slots=True)
-class HandValue:
+class HandValue(NamedTuple):
     """The value of a hand: ``total`` is always the best total."""
 
     hard: int

@@ -54,6 +54,7 @@ class Double(enum.Enum):
     NONE = "none"
 
     def allows(self, total: int) -> bool:
+        """Whether a two-card hand of this best total may double."""
         if self is Double.ANY:
             return True
         if self is Double.NINE_TO_ELEVEN:

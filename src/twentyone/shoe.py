@@ -25,7 +25,7 @@ from typing import Protocol
 
 from twentyone.cards import DECK, Card, parse_cards  # noqa: F401  (parse_cards: doctests)
 from twentyone.errors import InvalidRulesError, ShoeExhaustedError
-from twentyone.randomness import RandomSource, fisher_yates
+from twentyone.randomness import RandomSource
 from twentyone.rules import Rules, Shuffle
 
 
@@ -81,18 +81,25 @@ class FiniteShoe:
         self._needs_shuffle = False
 
     def _shuffle(self) -> None:
-        fisher_yates(self._cards, self._source)
+        # Every card goes back in. The shuffle itself is lazy: each draw finishes one step of
+        # Fisher-Yates (a uniform pick among the cards not yet dealt), so the order dealt is a
+        # uniformly random permutation while a round costs only as many random numbers as
+        # cards it uses.
         self._position = 0
         self.shuffles += 1
 
     def draw(self) -> Card:
-        if self._position >= len(self._cards):
+        position = self._position
+        cards = self._cards
+        if position >= len(cards):
             # A round that outlasts the shoe reshuffles the discards (rare; small shoes only).
             # The cards on the table are not in them, but this keeps the game going.
             self._shuffle()
-        card = self._cards[self._position]
-        self._position += 1
-        return card
+            position = 0
+        pick = position + self._source.randbelow(len(cards) - position)
+        cards[position], cards[pick] = cards[pick], cards[position]
+        self._position = position + 1
+        return cards[position]
 
     def end_round(self) -> None:
         if self._position >= self.cut_position:

@@ -89,17 +89,41 @@ class StrategyChart:
 
         ``pair_value`` is the value of a splittable pair's cards (None if the hand is not a pair).
         """
-        if pair_value is not None and Move.SPLIT in allowed:
-            code = self.pairs[pair_value][upcard]
+        return self.move_for(
+            hard,
+            soft,
+            pair_value if Move.SPLIT in allowed else None,
+            upcard,
+            Move.DOUBLE in allowed,
+            Move.SURRENDER in allowed,
+            double_after_split,
+        )
+
+    def move_for(
+        self,
+        hard: int,
+        soft: bool,
+        split_pair_value: int | None,
+        upcard: int,
+        can_double: bool,
+        can_surrender: bool,
+        double_after_split: bool = True,
+    ) -> Move:
+        """:meth:`decide` with the allowed moves as flags (the engine's hot path).
+
+        ``split_pair_value`` is the pair's card value when the hand may split, else None.
+        """
+        if split_pair_value is not None:
+            code = self.pairs[split_pair_value][upcard]
             if code == "P" or (code == "Ph" and double_after_split):
                 return Move.SPLIT
             if code == "Rp":
-                return Move.SURRENDER if Move.SURRENDER in allowed else Move.SPLIT
+                return Move.SURRENDER if can_surrender else Move.SPLIT
         total = hard + 10 if soft else hard
         if total >= 21:
             return Move.STAND
         code = self.soft[total][upcard] if soft else self.hard[max(hard, 4)][upcard]
-        return _resolve(code, allowed)
+        return _resolve(code, can_double, can_surrender)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -129,16 +153,18 @@ class StrategyChart:
         return cls(tables["hard"], tables["soft"], tables["pairs"])
 
 
-def _resolve(code: str, allowed: frozenset[Move]) -> Move:
-    if code in ("D", "Dh"):
-        return Move.DOUBLE if Move.DOUBLE in allowed else Move.HIT
-    if code == "Ds":
-        return Move.DOUBLE if Move.DOUBLE in allowed else Move.STAND
-    if code == "Rh":
-        return Move.SURRENDER if Move.SURRENDER in allowed else Move.HIT
-    if code == "Rs":
-        return Move.SURRENDER if Move.SURRENDER in allowed else Move.STAND
+def _resolve(code: str, can_double: bool, can_surrender: bool) -> Move:
+    if code == "H":
+        return Move.HIT
     if code == "S":
         return Move.STAND
-    # "H", and pair codes that reach the total table ("P", "Ph", "Rp" never do by construction).
+    if code in ("D", "Dh"):
+        return Move.DOUBLE if can_double else Move.HIT
+    if code == "Ds":
+        return Move.DOUBLE if can_double else Move.STAND
+    if code == "Rh":
+        return Move.SURRENDER if can_surrender else Move.HIT
+    if code == "Rs":
+        return Move.SURRENDER if can_surrender else Move.STAND
+    # Pair codes ("P", "Ph", "Rp") never reach the total tables of a valid chart.
     return Move.HIT

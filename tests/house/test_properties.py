@@ -74,7 +74,9 @@ def play_randomly(rules: Rules, seed: int, boxes: int, choices: st.DataObject) -
             assert not round_.can_act(insurance)
         legal = round_.legal_actions()
         assert legal, "an unsettled round always has a legal action"
-        action = choices.draw(st.sampled_from(legal))
+        for kind in ALL_KINDS:
+            assert round_.can_act(Action(kind)) == (Action(kind) in legal)
+        action = choices.draw(st.sampled_from(list(legal)))
         if action.kind is ActionKind.INSURANCE:
             assert action.amount is not None
             action = Action(ActionKind.INSURANCE, choices.draw(st.integers(1, action.amount)))
@@ -89,7 +91,7 @@ def test_any_legal_play_settles_and_conserves_money(
 ) -> None:
     round_ = play_randomly(rules, seed, boxes, choices)
     assert round_.phase is Phase.SETTLED
-    assert round_.legal_actions() == []
+    assert round_.legal_actions() == ()
     settled = [e for e in round_.events if isinstance(e, HandSettled)]
     insurance = [e for e in round_.events if isinstance(e, InsuranceSettled)]
     final = [e for e in round_.events if isinstance(e, RoundSettled)]

@@ -9,7 +9,7 @@ Action(kind=<ActionKind.INSURANCE: 'insurance'>, amount=250)
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from twentyone.errors import IllegalActionError
 from twentyone.moves import Move
@@ -30,10 +30,14 @@ class ActionKind(enum.Enum):
 class Action:
     kind: ActionKind
     amount: int | None = None  # insurance stake in minor units
+    #: The text form (``hit``, ``insurance 250``), kept because every event records it.
+    text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.kind is ActionKind.INSURANCE) != (self.amount is not None):
             raise IllegalActionError("an amount goes with insurance and only with insurance")
+        text = self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
+        object.__setattr__(self, "text", text)
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -66,7 +70,7 @@ class Action:
         return _MOVE_ACTIONS[move]
 
     def __str__(self) -> str:
-        return self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
+        return self.text
 
 
 HIT = Action(ActionKind.HIT)

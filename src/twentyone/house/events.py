@@ -1,27 +1,25 @@
 """Immutable records of everything that happens in a house-banked round.
 
 A round's events, in order, are its complete audit trail: the cards in the order dealt,
-every decision, the peek, and every settlement with its money.
+every decision, the peek, and every settlement with its money. They are named tuples: immutable,
+and cheap to create on the engine's hot path.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from twentyone.cards import Card
 
 
-@dataclass(frozen=True, slots=True)
-class RoundStarted:
+class RoundStarted(NamedTuple):
     bets: tuple[int, ...]
 
     def to_json(self, reveal: bool = True) -> dict[str, Any]:
         return {"type": "round-started", "bets": list(self.bets)}
 
 
-@dataclass(frozen=True, slots=True)
-class CardDealt:
+class CardDealt(NamedTuple):
     """A card to a box's hand, or to the dealer (``box`` None). Hole cards are face down."""
 
     card: Card
@@ -40,8 +38,7 @@ class CardDealt:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Decided:
+class Decided(NamedTuple):
     """A box's decision; ``hand`` is None for insurance and early surrender."""
 
     box: int
@@ -52,24 +49,21 @@ class Decided:
         return {"type": "decision", "box": self.box, "hand": self.hand, "action": self.action}
 
 
-@dataclass(frozen=True, slots=True)
-class Peeked:
+class Peeked(NamedTuple):
     dealer_blackjack: bool
 
     def to_json(self, reveal: bool = True) -> dict[str, Any]:
         return {"type": "peek", "dealer_blackjack": self.dealer_blackjack}
 
 
-@dataclass(frozen=True, slots=True)
-class HoleCardRevealed:
+class HoleCardRevealed(NamedTuple):
     card: Card
 
     def to_json(self, reveal: bool = True) -> dict[str, Any]:
         return {"type": "hole-card-revealed", "card": str(self.card)}
 
 
-@dataclass(frozen=True, slots=True)
-class HandSettled:
+class HandSettled(NamedTuple):
     box: int
     hand: int
     result: str
@@ -85,8 +79,7 @@ class HandSettled:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class InsuranceSettled:
+class InsuranceSettled(NamedTuple):
     box: int
     net: int
 
@@ -94,8 +87,7 @@ class InsuranceSettled:
         return {"type": "insurance-settled", "box": self.box, "net": self.net}
 
 
-@dataclass(frozen=True, slots=True)
-class RoundSettled:
+class RoundSettled(NamedTuple):
     house_net: int
 
     def to_json(self, reveal: bool = True) -> dict[str, Any]:

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 
 from twentyone.cards import Card
 from twentyone.errors import BetError, IllegalActionError, InvalidRulesError
-from twentyone.hand import BLACKJACK_TOTAL, HandValue, value_of
+from twentyone.hand import BLACKJACK_TOTAL, HandValue
 from twentyone.house.actions import (
     DOUBLE,
     HIT,
+    NO_INSURANCE,
     NO_SURRENDER,
     SPLIT,
     STAND,
@@ -81,12 +82,12 @@ class Result(enum.Enum):
     BUST = "bust"
 
 
-@dataclass
+@dataclass(slots=True)
 class Hand:
-    """One player hand. ``stake`` grows when the hand doubles."""
+    """One player hand. ``stake`` grows when the hand doubles; cards arrive through :meth:`add`."""
 
-    cards: list[Card]
     stake: int
+    cards: list[Card] = field(default_factory=list)
     from_split: bool = False
     split_ace: bool = False
     doubled: bool = False
@@ -94,9 +95,31 @@ class Hand:
     done: bool = False
     result: Result | None = None
     net: int | None = None
+    # Running hard total and ace count, kept by add() (read on every decision: the hot path).
+    hard: int = 0
+    aces: int = 0
+
+    def add(self, card: Card) -> None:
+        self.cards.append(card)
+        self.hard += card.value
+        if card.value == 1:
+            self.aces += 1
+
+    def take_second_card(self) -> Card:
+        """Remove and return the second card (splitting a pair)."""
+        card = self.cards.pop()
+        self.hard -= card.value
+        if card.value == 1:
+            self.aces -= 1
+        return card
 
     def value(self, aces_high: bool) -> HandValue:
-        return value_of([card.value for card in self.cards], aces_high)
+        return HandValue(self.hard, aces_high and self.aces > 0 and self.hard <= 11)
+
+    def total(self, aces_high: bool) -> int:
+        """The best total (the value's total, without building the value)."""
+        hard = self.hard
+        return hard + 10 if aces_high and self.aces and hard <= 11 else hard
 
     @property
     def settled(self) -> bool:
@@ -105,15 +128,10 @@ class Hand:
     @property
     def natural(self) -> bool:
         """A blackjack: two cards, ace and ten-value, not from a split."""
-        if self.from_split or len(self.cards) != 2:
-            return False
-        first, second = self.cards
-        return (first.value == 1 and second.value == 10) or (
-            first.value == 10 and second.value == 1
-        )
+        return not self.from_split and len(self.cards) == 2 and self.hard == 11 and self.aces == 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Box:
     bet: int
     hands: list[Hand]
@@ -126,20 +144,23 @@ class Box:
         return sum(hand.net or 0 for hand in self.hands) + (self.insurance_net or 0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Round:
     """One round at a house-banked table. Build it with :meth:`deal`."""
 
     rules: Rules
     shoe: Shoe
     boxes: list[Box]
-    dealer: list[Card] = field(default_factory=list)
+    #: The dealer's cards as a hand (its running total serves the drawing rule).
+    dealer_hand: Hand = field(default_factory=lambda: Hand(0))
     phase: Phase = Phase.PLAY
     events: list[Event] = field(default_factory=list)
     hole_card_revealed: bool = False
     # Whose turn it is: the box (insurance/early surrender) or the (box, hand) in play.
     box_index: int = 0
     hand_index: int = 0
+    # The legal actions at the current decision, computed once (None: not yet, or stale).
+    _legal: tuple[Action, ...] | None = field(default=None, repr=False, compare=False)
 
     # ----------------------------------------------------------------- dealing
     @classmethod
@@ -150,7 +171,7 @@ class Round:
             raise InvalidRulesError(
                 "five-card hands are an Exchange Blackjack rule; the house round does not use them"
             )
-        round_ = cls(rules, shoe, [Box(bet, [Hand([], bet)]) for bet in bets])
+        round_ = cls(rules, shoe, [Box(bet, [Hand(bet)]) for bet in bets])
         round_.events.append(RoundStarted(tuple(bets)))
         shoe.start_round()
         for box_index, box in enumerate(round_.boxes):
@@ -165,17 +186,15 @@ class Round:
 
     def _deal_to(self, box_index: int, hand_index: int, hand: Hand) -> Card:
         card = self.shoe.draw()
-        hand.cards.append(card)
+        hand.add(card)
         self.events.append(CardDealt(card, box_index, hand_index))
         return card
 
     def _deal_dealer(self, face_up: bool) -> None:
         card = self.shoe.draw()
-        self.dealer.append(card)
-        self.events.append(CardDealt(card, face_up=face_up))
-        if not face_up:
-            return
-        if len(self.dealer) == 2:
+        self.dealer_hand.add(card)
+        self.events.append(CardDealt(card, None, None, face_up))
+        if face_up and len(self.dealer_hand.cards) == 2:
             self.hole_card_revealed = True
 
     def _after_deal(self) -> None:
@@ -225,8 +244,13 @@ class Round:
 
     # ------------------------------------------------------------ observation
     @property
+    def dealer(self) -> list[Card]:
+        """The dealer's cards, the up card first."""
+        return self.dealer_hand.cards
+
+    @property
     def upcard(self) -> Card:
-        return self.dealer[0]
+        return self.dealer_hand.cards[0]
 
     @property
     def is_settled(self) -> bool:
@@ -239,41 +263,80 @@ class Round:
         return self.boxes[self.box_index].hands[self.hand_index]
 
     def dealer_value(self) -> HandValue:
-        return value_of([card.value for card in self.dealer], self.rules.aces_high)
+        return self.dealer_hand.value(self.rules.aces_high)
 
     def _dealer_has_blackjack(self) -> bool:
-        if len(self.dealer) != 2:
-            return False
-        values = {self.dealer[0].value, self.dealer[1].value}
-        return values == {1, 10}
+        return self.dealer_hand.natural
 
     @property
     def house_net(self) -> int:
         return -sum(box.net for box in self.boxes)
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """Every action legal now (insurance as its largest amount; any amount 1..max is legal)."""
+        if self._legal is None:
+            self._legal = self._compute_legal_actions()
+        return self._legal
+
+    def _compute_legal_actions(self) -> tuple[Action, ...]:
         if self.phase is Phase.INSURANCE:
-            box = self.boxes[self.box_index]
-            actions = [Action(ActionKind.NO_INSURANCE)]
-            if box.bet // 2 >= 1:
-                actions.append(Action(ActionKind.INSURANCE, box.bet // 2))
-            return actions
+            most = self.boxes[self.box_index].bet // 2
+            if most >= 1:
+                return (NO_INSURANCE, Action(ActionKind.INSURANCE, most))
+            return (NO_INSURANCE,)
         if self.phase is Phase.EARLY_SURRENDER:
-            return [SURRENDER, NO_SURRENDER]
+            return (SURRENDER, NO_SURRENDER)
         if self.phase is Phase.PLAY:
-            return [
-                action
-                for action in (HIT, STAND, DOUBLE, SPLIT, SURRENDER)
-                if self._why_illegal(action) is None
-            ]
-        return []
+            return self._legal_moves()
+        return ()
+
+    def _legal_moves(self) -> tuple[Action, ...]:
+        """The legal moves of the hand in play: the hot path of every decision.
+
+        It must agree with :meth:`_why_illegal_move`, which says why a move is refused; the
+        property tests check that they do, over many rule sets.
+        """
+        rules = self.rules
+        box = self.boxes[self.box_index]
+        hand = box.hands[self.hand_index]
+        split_ace = hand.split_ace
+        actions = [STAND] if split_ace and not rules.hit_split_aces else [HIT, STAND]
+        cards = hand.cards
+        if len(cards) != 2:
+            return tuple(actions)
+        if (
+            not split_ace
+            and (rules.double_after_split or not hand.from_split)
+            and rules.double.allows(
+                hand.hard + 10 if hand.aces and hand.hard <= 11 and rules.aces_high else hand.hard
+            )
+        ):
+            actions.append(DOUBLE)
+        first, second = cards
+        if (
+            (
+                first.rank == second.rank
+                if rules.split_by is SplitBy.RANK
+                else first.value == second.value
+            )
+            and len(box.hands) < rules.max_hands
+            and (not split_ace or rules.resplit_aces)
+        ):
+            actions.append(SPLIT)
+        if len(box.hands) == 1 and (
+            rules.surrender is Surrender.LATE
+            or (rules.surrender is Surrender.EARLY and rules.peek is Peek.NONE)
+        ):
+            actions.append(SURRENDER)
+        return tuple(actions)
 
     def can_act(self, action: Action) -> bool:
         return self._why_illegal(action) is None
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is illegal now."""
+        if action.kind is not ActionKind.INSURANCE and action in self.legal_actions():
+            return
         reason = self._why_illegal(action)
         if reason is not None:
             raise IllegalActionError(reason)
@@ -323,58 +386,62 @@ class Round:
         rules = self.rules
         box = self.boxes[self.box_index]
         hand = box.hands[self.hand_index]
-        who = self._who()
         if kind is ActionKind.STAND:
             return None
         if kind is ActionKind.HIT:
             if hand.split_ace and not rules.hit_split_aces:
-                return f"{who} is a split ace: it gets one card only"
+                return f"{self._who()} is a split ace: it gets one card only"
             return None
         if kind is ActionKind.DOUBLE:
             if rules.double is Double.NONE:
                 return "doubling is not allowed at this table"
             if len(hand.cards) != 2:
-                return f"{who} has {len(hand.cards)} cards; double needs the first two"
+                return f"{self._who()} has {len(hand.cards)} cards; double needs the first two"
             if hand.split_ace:
-                return f"{who} is a split ace; split aces are never doubled"
+                return f"{self._who()} is a split ace; split aces are never doubled"
             if hand.from_split and not rules.double_after_split:
                 return "doubling after a split is not allowed at this table"
             total = hand.value(rules.aces_high).total
             if not rules.double.allows(total):
-                return f"{who} totals {total}; this table doubles only on {rules.double.value}"
+                return (
+                    f"{self._who()} totals {total}; this table doubles only on {rules.double.value}"
+                )
             return None
         if kind is ActionKind.SPLIT:
-            return self._why_no_split(box, hand, who)
+            return self._why_no_split(box, hand)
         if kind is ActionKind.SURRENDER:
             if rules.surrender is Surrender.NONE:
                 return "surrender is not offered at this table"
             if rules.surrender is Surrender.EARLY and rules.peek is not Peek.NONE:
                 return "early surrender was offered before the peek; it is over"
             if len(box.hands) != 1 or len(hand.cards) != 2:
-                return f"{who} may surrender only as the first decision on its first two cards"
+                return (
+                    f"{self._who()} may surrender only as the first decision on its first two cards"
+                )
             return None
-        return f"{kind.value!r} is not a decision for {who} now (legal: hit, stand, double, split, surrender)"
+        return f"{kind.value!r} is not a decision for {self._who()} now (legal: hit, stand, double, split, surrender)"
 
-    def _why_no_split(self, box: Box, hand: Hand, who: str) -> str | None:
+    def _why_no_split(self, box: Box, hand: Hand) -> str | None:
         rules = self.rules
         if len(hand.cards) != 2:
-            return f"{who} has {len(hand.cards)} cards; only a two-card pair splits"
+            return f"{self._who()} has {len(hand.cards)} cards; only a two-card pair splits"
         first, second = hand.cards
         if rules.split_by is SplitBy.RANK:
             if first.rank != second.rank:
-                return f"{who} holds {first} {second}; only cards of equal rank split here"
+                return f"{self._who()} holds {first} {second}; only cards of equal rank split here"
         elif first.value != second.value:
-            return f"{who} holds {first} {second}; only cards of equal value split"
+            return f"{self._who()} holds {first} {second}; only cards of equal value split"
         if len(box.hands) >= rules.max_hands:
             return f"box {self.box_index} already has {len(box.hands)} hands; the limit is {rules.max_hands}"
         if hand.split_ace and not rules.resplit_aces:
-            return f"{who} is a split ace; aces are not resplit at this table"
+            return f"{self._who()} is a split ace; aces are not resplit at this table"
         return None
 
     # ------------------------------------------------------------------ acting
     def act(self, action: Action) -> None:
         """Apply ``action`` for whoever is to act; raises (changing nothing) if illegal."""
         self.verify(action)
+        self._legal = None
         if self.phase is Phase.INSURANCE:
             self._insure(action)
         elif self.phase is Phase.EARLY_SURRENDER:
@@ -404,7 +471,7 @@ class Round:
         box_index, hand_index = self.box_index, self.hand_index
         box = self.boxes[box_index]
         hand = box.hands[hand_index]
-        self.events.append(Decided(box_index, hand_index, str(action)))
+        self.events.append(Decided(box_index, hand_index, action.text))
         kind = action.kind
         if kind is ActionKind.STAND:
             hand.done = True
@@ -431,7 +498,8 @@ class Round:
     def _split(self, box: Box, box_index: int, hand_index: int) -> None:
         hand = box.hands[hand_index]
         aces = hand.cards[0].value == 1
-        new_hand = Hand([hand.cards.pop()], box.bet, from_split=True, split_ace=aces)
+        new_hand = Hand(box.bet, from_split=True, split_ace=aces)
+        new_hand.add(hand.take_second_card())
         hand.from_split, hand.split_ace = True, aces
         box.hands.insert(hand_index + 1, new_hand)
         # Hands after the split one moved right: their indices in events follow the new order.
@@ -443,11 +511,10 @@ class Round:
     def _check_hand_finished(self, box_index: int, hand_index: int) -> None:
         """Finish a hand that has no decision left: bust, 21, or a split ace that cannot act."""
         hand = self.boxes[box_index].hands[hand_index]
-        value = hand.value(self.rules.aces_high)
-        if value.bust:
+        if hand.hard > BLACKJACK_TOTAL:
             hand.done = True
             self._settle_hand(box_index, hand_index, Result.BUST, -hand.stake)
-        elif value.total == BLACKJACK_TOTAL:
+        elif hand.total(self.rules.aces_high) == BLACKJACK_TOTAL:
             hand.done = True
         elif hand.split_ace and not self.rules.hit_split_aces and len(hand.cards) == 2:
             can_resplit = (
@@ -487,11 +554,10 @@ class Round:
 
     def _dealer_turn(self) -> None:
         rules = self.rules
-        unsettled = any(not hand.settled for box in self.boxes for hand in box.hands)
-        pending_insurance = any(box.insurance and box.insurance_net is None for box in self.boxes)
         if rules.peek is Peek.NONE:
             # The second card is drawn only if some bet still depends on it.
-            if unsettled or pending_insurance:
+            unsettled = any(hand.result is None for box in self.boxes for hand in box.hands)
+            if unsettled or any(box.insurance and box.insurance_net is None for box in self.boxes):
                 self._deal_dealer(face_up=True)
                 self._settle_insurance(self._dealer_has_blackjack())
         else:
@@ -508,10 +574,14 @@ class Round:
             self.events.append(HoleCardRevealed(self.dealer[1]))
 
     def _dealer_must_draw(self) -> bool:
-        value = self.dealer_value()
-        if value.total < 17:
+        hard = self.dealer_hand.hard
+        if hard >= 17:
+            return False
+        soft = self.dealer_hand.aces > 0 and hard <= 11 and self.rules.aces_high
+        if not soft:
             return True
-        return value.total == 17 and value.soft and self.rules.dealer_hits_soft_17
+        # Soft totals: 12..16 (hard 2..6) draw; soft 17 (hard 7) draws only under H17.
+        return hard < 7 or (hard == 7 and self.rules.dealer_hits_soft_17)
 
     # -------------------------------------------------------------- settling
     def _settle_hand(self, box_index: int, hand_index: int, result: Result, net: int) -> None:
@@ -530,9 +600,11 @@ class Round:
             if dealer_blackjack:
                 self._settle_box_against_blackjack(box_index, box)
             else:
+                dealer_total = self.dealer_hand.total(self.rules.aces_high)
                 for hand_index, hand in enumerate(box.hands):
-                    if not hand.settled:
-                        self._settle_hand(box_index, hand_index, *self._compare(hand))
+                    if hand.result is None:
+                        result, net = self._compare(hand, dealer_total)
+                        self._settle_hand(box_index, hand_index, result, net)
         self.phase = Phase.SETTLED
         self.events.append(RoundSettled(self.house_net))
         self.shoe.end_round()
@@ -559,19 +631,20 @@ class Round:
             else:
                 self._settle_hand(box_index, hand_index, Result.LOSE, -hand.stake)
 
-    def _compare(self, hand: Hand) -> tuple[Result, int]:
+    def _compare(self, hand: Hand, dealer_total: int) -> tuple[Result, int]:
+        """Result and net of a hand against a dealer without blackjack."""
         stake = hand.stake
         if hand.surrendered:
             return Result.SURRENDER, stake // 2 - stake
         if hand.natural:
-            return Result.BLACKJACK, int(stake * self.rules.blackjack_pays)
-        dealer = self.dealer_value()
-        if dealer.bust:
+            pays = self.rules.blackjack_pays
+            return Result.BLACKJACK, stake * pays.numerator // pays.denominator  # rounded down
+        if dealer_total > BLACKJACK_TOTAL:
             return Result.WIN, stake
-        player_total = hand.value(self.rules.aces_high).total
-        if player_total > dealer.total:
+        player_total = hand.total(self.rules.aces_high)
+        if player_total > dealer_total:
             return Result.WIN, stake
-        if player_total < dealer.total:
+        if player_total < dealer_total:
             return Result.LOSE, -stake
         if self.rules.ties is Ties.PUSH:
             return Result.PUSH, 0

@@ -2,40 +2,51 @@
 
 from __future__ import annotations
 
-from twentyone.house.actions import NO_INSURANCE, NO_SURRENDER, Action
+from twentyone.house.actions import DOUBLE, NO_INSURANCE, NO_SURRENDER, SPLIT, SURRENDER, Action
 from twentyone.house.round import Phase, Round
 from twentyone.moves import Move
 from twentyone.rules import SplitBy
 from twentyone.strategy_chart import StrategyChart
 
-_KIND_MOVES = {move.value: move for move in Move}
+_MOVE_ACTIONS = {move: Action.of(move) for move in Move}
 
 
 def chart_action(round_: Round, chart: StrategyChart) -> Action:
     """The chart's action now: never insurance, never early surrender, else the chart's move."""
-    if round_.phase is Phase.INSURANCE:
+    phase = round_.phase
+    if phase is Phase.INSURANCE:
         return NO_INSURANCE
-    if round_.phase is Phase.EARLY_SURRENDER:
+    if phase is Phase.EARLY_SURRENDER:
         return NO_SURRENDER
     hand = round_.current_hand
     assert hand is not None, "the round is settled"
-    value = hand.value(round_.rules.aces_high)
-    allowed = frozenset(_KIND_MOVES[action.kind.value] for action in round_.legal_actions())
+    rules = round_.rules
+    can_double = can_split = can_surrender = False
+    # The legal moves are the module's constants: identity tests keep this loop cheap.
+    for action in round_.legal_actions():
+        if action is DOUBLE:
+            can_double = True
+        elif action is SPLIT:
+            can_split = True
+        elif action is SURRENDER:
+            can_surrender = True
     pair_value = None
-    if Move.SPLIT in allowed:
-        first = hand.cards[0]
+    if can_split:
+        first, second = hand.cards
         # Tens split by rank are still "a pair of tens" to a total-dependent chart.
-        same = first.rank == hand.cards[1].rank if round_.rules.split_by is SplitBy.RANK else True
-        pair_value = first.value if same else None
-    move = chart.decide(
-        hard=value.hard,
-        soft=value.soft,
-        pair_value=pair_value,
-        upcard=round_.upcard.value,
-        allowed=allowed,
-        double_after_split=round_.rules.double_after_split,
+        if rules.split_by is not SplitBy.RANK or first.rank == second.rank:
+            pair_value = first.value
+    aces_high = rules.aces_high
+    move = chart.move_for(
+        hand.hard,
+        aces_high and hand.aces > 0 and hand.hard <= 11,
+        pair_value,
+        round_.upcard.value,
+        can_double,
+        can_surrender,
+        rules.double_after_split,
     )
-    return Action.of(move)
+    return _MOVE_ACTIONS[move]
 
 
 def play_by_chart(round_: Round, chart: StrategyChart) -> Round:
