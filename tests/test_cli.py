@@ -64,3 +64,9 @@ def test_play_casino_session() -> None:
 def test_play_online_bad_bankroll() -> None:
     code, _, err = run("play", "online", "--bankroll", "lots")
     assert code == 2 and "bankroll" in err
+
+
+def test_play_online_with_hints() -> None:
+    code, out, _ = run("play", "online", "--seed", "5", "--hint", stdin="10\ns\ns\ns\ns\nq\n")
+    assert code == 0
+    assert "basic strategy:" in out

@@ -15,11 +15,13 @@ from rich.table import Table
 from twentyone.hand import value_of
 from twentyone.house.actions import Action, ActionKind
 from twentyone.house.round import Phase, Round
+from twentyone.house.strategy_player import chart_action
 from twentyone.presets import preset
 from twentyone.randomness import RandomSource, SeededRandomSource, SystemRandomSource
 from twentyone.rules import Rules
 from twentyone.rules_text import describe
 from twentyone.shoe import shoe_for
+from twentyone.strategy_chart import StrategyChart
 
 KEYS = {
     "h": ActionKind.HIT,
@@ -60,8 +62,16 @@ def parse_money(text: str) -> int:
 
 
 class TerminalTable:
-    def __init__(self, rules: Rules, source: RandomSource, bankroll: int, console: Console) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        source: RandomSource,
+        bankroll: int,
+        console: Console,
+        hint_chart: StrategyChart | None = None,
+    ) -> None:
         self.rules = rules
+        self.hint_chart = hint_chart
         self.shoe = shoe_for(rules, source)
         self.bankroll = bankroll
         self.console = console
@@ -79,7 +89,9 @@ class TerminalTable:
 
     def ask_bets(self) -> list[int]:
         rules = self.rules
-        boxes = "" if rules.max_boxes == 1 else f", one amount per box, up to {rules.max_boxes} boxes"
+        boxes = (
+            "" if rules.max_boxes == 1 else f", one amount per box, up to {rules.max_boxes} boxes"
+        )
         while True:
             text = self.ask(
                 f"Bet ({money(rules.min_bet)}-{money(rules.max_bet)}{boxes}; q to leave):"
@@ -124,7 +136,8 @@ class TerminalTable:
                 if hand.result is not None:
                     result = f"{hand.result.value} {money(hand.net or 0)}"
                 table.add_row(
-                    f"{marker} box {box_index + 1}" + (f".{hand_index + 1}" if len(box.hands) > 1 else ""),
+                    f"{marker} box {box_index + 1}"
+                    + (f".{hand_index + 1}" if len(box.hands) > 1 else ""),
                     " ".join(str(card) for card in hand.cards),
                     str(hand.value(self.rules.aces_high).total),
                     money(hand.stake),
@@ -142,6 +155,9 @@ class TerminalTable:
         )
 
     def choose(self, round_: Round) -> Action:
+        if self.hint_chart is not None:
+            hint = chart_action(round_, self.hint_chart)
+            self.console.print(f"[dim]basic strategy: {hint}[/dim]")
         free = self.bankroll - self.committed(round_)
         box = round_.boxes[round_.box_index]
         if round_.phase is Phase.INSURANCE:
@@ -176,7 +192,10 @@ class TerminalTable:
             hand = f".{round_.hand_index + 1}" if len(box.hands) > 1 else ""
             text = self.ask(f"Box {round_.box_index + 1}{hand}: {labels}?").lower()
             for action in legal:
-                if text in (action.kind.value, next(k for k, v in KEYS.items() if v is action.kind)):
+                if text in (
+                    action.kind.value,
+                    next(k for k, v in KEYS.items() if v is action.kind),
+                ):
                     return action
             self.console.print(f"[red]choose one of: {labels}[/red]")
 
@@ -207,9 +226,12 @@ class TerminalTable:
 
 def house_command(name: str) -> click.Command:
     @click.command(name, help=f"Play {name.capitalize()} Blackjack in the terminal.")
-    @click.option("--seed", type=int, help="Reproducible (non-secure) shuffles, for practice and tests.")
+    @click.option(
+        "--seed", type=int, help="Reproducible (non-secure) shuffles, for practice and tests."
+    )
     @click.option("--bankroll", default="1000.00", show_default=True, help="Starting play money.")
-    def command(seed: int | None, bankroll: str) -> None:
+    @click.option("--hint", is_flag=True, help="Show the basic strategy move at each decision.")
+    def command(seed: int | None, bankroll: str, hint: bool) -> None:
         from twentyone.cli.errors import UserInputError
 
         try:
@@ -218,7 +240,13 @@ def house_command(name: str) -> click.Command:
             raise UserInputError(f"--bankroll: {error}") from None
         source: RandomSource = SystemRandomSource() if seed is None else SeededRandomSource(seed)
         console = Console(highlight=False)
-        TerminalTable(preset(name), source, start, console).run()
+        rules = preset(name)
+        chart = None
+        if hint:
+            from twentyone.analysis.strategy import basic_strategy
+
+            chart = basic_strategy(rules)
+        TerminalTable(rules, source, start, console, chart).run()
 
     return command
 
