@@ -51,7 +51,11 @@ def describe(rules: Rules) -> list[str]:
             Double.TEN_TO_ELEVEN: "double on 10 or 11",
             Double.NONE: "no doubling",
         }[rules.double]
-        + (", also after a split" if rules.double_after_split and rules.double is not Double.NONE else "")
+        + (
+            ", also after a split"
+            if rules.double_after_split and rules.double is not Double.NONE
+            else ""
+        )
     )
     if rules.max_hands > 1:
         pairs = "equal value (any two tens)" if rules.split_by is SplitBy.VALUE else "equal rank"
@@ -67,7 +71,9 @@ def describe(rules: Rules) -> list[str]:
             Surrender.EARLY: "early surrender (half back whatever the dealer holds)",
         }[rules.surrender]
     )
-    lines.append("insurance on an ace, up to half the bet, pays 2:1" if rules.insurance else "no insurance")
+    lines.append(
+        "insurance on an ace, up to half the bet, pays 2:1" if rules.insurance else "no insurance"
+    )
     lines.append("ties push" if rules.ties is Ties.PUSH else "ties go to the dealer")
     boxes = "one box" if rules.max_boxes == 1 else f"up to {rules.max_boxes} boxes"
     lines.append(f"bets {_money(rules.min_bet)} to {_money(rules.max_bet)}, {boxes}")
