@@ -17,6 +17,9 @@ _SUBCOMMANDS: list[tuple[str, str]] = [
     ("rules_command", "rules_command"),
     ("replay", "replay"),
     ("play", "play"),
+    ("analysis", "dealer_command"),
+    ("analysis", "analyze_command"),
+    ("analysis", "strategy_command"),
 ]
 
 

@@ -139,7 +139,7 @@ class TerminalTable:
                     f"{marker} box {box_index + 1}"
                     + (f".{hand_index + 1}" if len(box.hands) > 1 else ""),
                     " ".join(str(card) for card in hand.cards),
-                    str(hand.value(self.rules.aces_high).total),
+                    "BJ" if hand.natural else str(hand.total(self.rules.aces_high)),
                     money(hand.stake),
                     result,
                 )
