@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from twentyone.errors import IllegalActionError
 from twentyone.house.actions import Action, ActionKind
-from twentyone.house.events import HandSettled, InsuranceSettled, RoundSettled
+from twentyone.house.events import CardDealt, HandSettled, InsuranceSettled, RoundSettled
 from twentyone.house.round import Phase, Result, Round
 from twentyone.presets import CASINO, ONLINE
 from twentyone.randomness import SeededRandomSource
@@ -137,3 +138,30 @@ def test_rounds_are_reproducible_from_the_seed(seed: int, choices: st.DataObject
         return [event.to_json() for event in round_.events]
 
     assert play() == play()
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32), choices=st.data())
+def test_hole_card_never_public_before_it_is_shown(seed: int, choices: st.DataObject) -> None:
+    rules = ONLINE.replace(max_boxes=2)
+    round_ = Round.deal(rules, [100, 100], shoe_for(rules, SeededRandomSource(seed)))
+    hole = str(round_.dealer[1])
+    while True:
+        public = round_.public_events()
+        hidden = [e for e in public if e.get("face_up") is False]
+        assert len(hidden) == 1 and hidden[0]["card"] is None
+        if not round_.hole_card_revealed:
+            # The hole card's name appears in what players see only as often as copies of it
+            # (six decks) were dealt face up.
+            shown = sum(
+                1
+                for event in round_.events
+                if isinstance(event, CardDealt) and event.face_up and str(event.card) == hole
+            )
+            assert json.dumps(public).count(f'"{hole}"') == shown
+        if round_.is_settled:
+            break
+        legal = round_.legal_actions()
+        round_.act(legal[choices.draw(st.integers(0, len(legal) - 1))])
+    assert round_.hole_card_revealed
+    assert {"type": "hole-card-revealed", "card": hole} in round_.public_events()

@@ -341,6 +341,10 @@ class Round:
         if reason is not None:
             raise IllegalActionError(reason)
 
+    def public_events(self) -> list[dict[str, object]]:
+        """The events as the players may see them: a face-down card stays hidden until revealed."""
+        return [event.to_json(reveal=False) for event in self.events]
+
     def pending_decision(self) -> str:
         """Who must decide now, in words (``box 1 hand 0``, ``box 0 (insurance)``)."""
         if self.phase is Phase.INSURANCE:
