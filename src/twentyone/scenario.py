@@ -24,6 +24,7 @@ from typing import Any
 from twentyone.cards import Card
 from twentyone.errors import ScenarioError, ShoeExhaustedError, TwentyOneError
 from twentyone.house.actions import Action
+from twentyone.house.events import CardDealt, Decided
 from twentyone.house.round import Round
 from twentyone.presets import preset
 from twentyone.rules import Rules, overrides_from_json
@@ -168,6 +169,25 @@ def run_house_scenario(data: dict[str, Any]) -> dict[str, Any]:
             f"must still decide (legal: {legal})"
         )
     return round_result_json(round_)
+
+
+def scenario_of_round(round_: Round, game: str) -> dict[str, Any]:
+    """The scenario that replays ``round_`` exactly (recall and bug reports): its game's preset,
+    the playing rules that differ from it, the bets, every card in the order dealt and every
+    decision, all read back from the round's events.
+    """
+    base = preset(game)
+    current, preset_json = round_.rules.to_json(), base.to_json()
+    changed = {
+        key: current[key] for key in sorted(SCENARIO_RULE_KEYS) if current[key] != preset_json[key]
+    }
+    out: dict[str, Any] = {"game": game}
+    if changed:
+        out["rules"] = changed
+    out["boxes"] = [{"bet": box.bet} for box in round_.boxes]
+    out["cards"] = [str(e.card) for e in round_.events if isinstance(e, CardDealt)]
+    out["decisions"] = [e.action for e in round_.events if isinstance(e, Decided)]
+    return out
 
 
 def round_result_json(round_: Round) -> dict[str, Any]:
