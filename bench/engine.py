@@ -11,7 +11,6 @@ import platform
 import time
 
 from twentyone.analysis.strategy import basic_strategy
-
 from twentyone.house.round import Round
 from twentyone.house.strategy_player import play_by_chart
 from twentyone.presets import ONLINE

@@ -20,6 +20,8 @@ _SUBCOMMANDS: list[tuple[str, str]] = [
     ("analysis", "dealer_command"),
     ("analysis", "analyze_command"),
     ("analysis", "strategy_command"),
+    ("simulate", "simulate"),
+    ("exchange", "exchange"),
 ]
 
 

@@ -1,0 +1,179 @@
+"""Exact rational analysis of the infinite shoe (every card drawn with probability 1/13, 4/13
+for ten-value cards), the same rules and conventions as the fast engine, in fractions.
+
+With an infinite shoe nothing depends on the cards already dealt, so a hand is just its hard
+total and whether it holds an ace; the whole analysis is a few thousand exact operations.
+
+>>> from twentyone.rules import Rules, EnhcLoses
+>>> edge = exact_expected_return(Rules(decks=None, max_hands=4, enhc_loses=EnhcLoses.ORIGINAL))
+>>> round(float(edge) * 100, 6)
+-0.511734
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+from twentyone.analysis.composition import ACE, TEN, infinite_probabilities
+from twentyone.analysis.dealer_table import BLACKJACK, BUST, dealer_table
+from twentyone.analysis.engine import can_split, is_peeked, may_double
+from twentyone.analysis.splits import split_shape
+from twentyone.analysis.support import check_supported
+from twentyone.errors import InvalidRulesError
+from twentyone.rules import EnhcLoses, Rules, Surrender, Ties
+
+P = infinite_probabilities()
+
+
+@functools.cache
+def exact_dealer(upcard: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
+    """The dealer's result probabilities (17..21, blackjack, bust) for an infinite shoe."""
+    table = dealer_table(upcard, hits_soft_17)
+    results = [Fraction(0)] * 7
+    for drawn, orderings, outcome in zip(table.drawn, table.orderings, table.outcome, strict=True):
+        term = Fraction(int(orderings))
+        for value, count in enumerate(drawn):
+            if count:
+                term *= P[value] ** int(count)
+        results[int(outcome)] += term
+    return tuple(results)
+
+
+class _Upcard:
+    """Exact values against one up card (peek-weighted like the fast engine)."""
+
+    def __init__(self, rules: Rules, upcard: int) -> None:
+        self.rules = rules
+        self.upcard = upcard
+        self.dealer = exact_dealer(upcard, rules.dealer_hits_soft_17)
+        self.peeked = is_peeked(rules, upcard)
+        self.blackjack = self.dealer[BLACKJACK]
+        self.no_blackjack = 1 - self.blackjack
+        self.loss2 = 2 if rules.enhc_loses is EnhcLoses.ALL else 1
+
+    def stand(self, total: int, stake: int) -> Fraction:
+        value = self.dealer[BUST]
+        for result in range(5):
+            dealer_total = 17 + result
+            if total > dealer_total:
+                value += self.dealer[result]
+            elif total < dealer_total or self.rules.ties is Ties.DEALER_WINS:
+                value -= self.dealer[result]
+        if self.peeked:
+            return stake * value
+        return stake * value - (1 if stake == 1 else self.loss2) * self.blackjack
+
+    def bust(self, stake: int) -> Fraction:
+        return -stake * (self.no_blackjack if self.peeked else Fraction(1))
+
+    @functools.cache  # noqa: B019 - one short-lived object per analysis
+    def best(self, hard: int, ace: bool) -> Fraction:
+        """Value of a hand of 3+ cards played optimally (stand or hit)."""
+        total = _total(hard, ace)
+        if total == 21:
+            return self.stand(21, 1)
+        return max(self.stand(total, 1), self.hit(hard, ace))
+
+    def hit(self, hard: int, ace: bool) -> Fraction:
+        value = Fraction(0)
+        for card in range(10):
+            grown = hard + card + 1
+            if grown > 21:
+                value += P[card] * self.bust(1)
+            else:
+                value += P[card] * self.best(grown, ace or card == ACE)
+        return value
+
+    def double(self, hard: int, ace: bool) -> Fraction:
+        value = Fraction(0)
+        for card in range(10):
+            grown = hard + card + 1
+            if grown > 21:
+                value += P[card] * self.bust(2)
+            else:
+                value += P[card] * self.stand(_total(grown, ace or card == ACE), 2)
+        return value
+
+    def split_hand(self, pair: int, second: int) -> Fraction:
+        """A two-card split hand played with the best move allowed after a split."""
+        hard = pair + second + 2
+        ace = ACE in (pair, second)
+        total = _total(hard, ace)
+        options = [self.stand(total, 1)]
+        if total < 21 and (pair != ACE or self.rules.hit_split_aces):
+            options.append(self.hit(hard, ace))
+            if pair != ACE and self.rules.double_after_split and may_double(self.rules, total):
+                options.append(self.double(hard, ace))
+        return max(options)
+
+    def split(self, pair: int) -> Fraction:
+        rules = self.rules
+        can_resplit = pair != ACE or rules.resplit_aces
+        shape = split_shape(rules.max_hands, can_resplit, P[pair], None)
+        values = [self.split_hand(pair, second) for second in range(10)]
+        any_card = sum((P[s] * values[s] for s in range(10)), Fraction(0))
+        non_pair = sum((P[s] * values[s] for s in range(10) if s != pair), Fraction(0)) / (
+            1 - P[pair]
+        )
+        return (
+            sum(shape.non_pair.values(), Fraction(0)) * non_pair
+            + sum(shape.any_card.values(), Fraction(0)) * any_card
+        )
+
+    def options(self, first: int, second: int) -> dict[str, Fraction]:
+        rules = self.rules
+        if {first, second} == {ACE, TEN}:
+            return {"blackjack": rules.blackjack_pays * self.no_blackjack}
+        hard = first + second + 2
+        ace = ACE in (first, second)
+        total = _total(hard, ace)
+        found = {"stand": self.stand(total, 1), "hit": self.hit(hard, ace)}
+        if may_double(rules, total):
+            found["double"] = self.double(hard, ace)
+        if rules.surrender is Surrender.LATE:
+            found["surrender"] = -self.no_blackjack / 2 - (0 if self.peeked else self.blackjack)
+        if first == second and can_split(rules, first):
+            found["split"] = self.split(first)
+        return found
+
+    def round_value(self, first: int, second: int) -> Fraction:
+        value = max(self.options(first, second).values())
+        natural = {first, second} == {ACE, TEN}
+        if self.peeked and not natural:
+            value -= self.blackjack
+        if self.rules.surrender is Surrender.EARLY and not natural:
+            value = max(value, Fraction(-1, 2))
+        return value
+
+    def expected(self) -> Fraction:
+        value = Fraction(0)
+        for first in range(10):
+            for second in range(10):
+                value += P[first] * P[second] * self.round_value(first, second)
+        return value
+
+
+def _total(hard: int, ace: bool) -> int:
+    return hard + 10 if ace and hard + 10 <= 21 else hard
+
+
+def _checked(rules: Rules) -> Rules:
+    check_supported(rules)
+    if rules.decks is not None:
+        raise InvalidRulesError(
+            f"exact fractions are for the infinite shoe (decks=inf), got {rules.decks} decks"
+        )
+    return rules
+
+
+@functools.cache
+def exact_ev_by_upcard(rules: Rules) -> dict[int, Fraction]:
+    """The player's exact EV given each up card (index 0 = ace), dealer blackjack included."""
+    return {up: _Upcard(_checked(rules), up).expected() for up in range(10)}
+
+
+def exact_expected_return(rules: Rules) -> Fraction:
+    """The player's exact EV per initial bet under optimal play, infinite shoe."""
+    by_upcard = exact_ev_by_upcard(rules)
+    return sum((P[up] * value for up, value in by_upcard.items()), Fraction(0))

@@ -1,0 +1,180 @@
+"""``twentyone simulate``: Monte Carlo with real shoes, basic strategy or a chart, card counting."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from twentyone.cli.errors import reports_bad_input
+from twentyone.cli.rule_options import build_rules, rule_options
+from twentyone.simulation.errors import CountingDataError, SimulationError
+
+#: Runs of at least this many rounds show a progress bar (on stderr, when it is a terminal).
+PROGRESS_ROUNDS = 4_000_000
+
+
+def _read_json(path: str, what: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SimulationError(f"cannot read {what} file {path!r}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise SimulationError(f"{what} file {path!r} is not valid JSON: {error}") from None
+
+
+def _is_file(name: str) -> bool:
+    return name.endswith(".json")
+
+
+@click.command("simulate")
+@rule_options
+@click.option("--rounds", type=int, default=1_000_000, show_default=True, help="Rounds to play.")
+@click.option("--seed", type=int, help="Random seed (default: a fresh one, printed).")
+@click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@click.option("--chart", "chart_file", help="Strategy chart JSON (default: basic strategy).")
+@click.option(
+    "--count", "count_name", help="Counting system: a name (hi-lo, ko, ...) or a JSON file."
+)
+@click.option("--indices", help="Index plays: a set name (hi-lo-i18-fab4) or a JSON file.")
+@click.option("--spread", help="Bet ramp COUNT:UNITS,... (e.g. 1:2,2:4,3:8,4:12).")
+@click.option("--insure-at", type=float, help="Insure at this count or more (default: never).")
+@click.option("--bankroll", type=float, help="Bankroll in units, for the risk of ruin.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@reports_bad_input
+def simulate(
+    rules: dict[str, Any],
+    rounds: int,
+    seed: int | None,
+    workers: int | None,
+    chart_file: str | None,
+    count_name: str | None,
+    indices: str | None,
+    spread: str | None,
+    insure_at: float | None,
+    bankroll: float | None,
+    as_json: bool,
+) -> None:
+    """Play many rounds with real shoes and report EV, SD, win rate and risk of ruin."""
+    from twentyone.simulation.counting import (
+        BetRamp,
+        CountingSystem,
+        IndexSet,
+        counting_system,
+        index_set,
+    )
+    from twentyone.simulation.runner import SimulationConfig, default_workers
+    from twentyone.strategy_chart import StrategyChart
+
+    game = build_rules(rules)
+    chart = StrategyChart.from_json(_read_json(chart_file, "chart")) if chart_file else None
+    system = None
+    if count_name is not None:
+        if _is_file(count_name):
+            system = CountingSystem.from_json(
+                Path(count_name).stem, _read_json(count_name, "count")
+            )
+        else:
+            system = counting_system(count_name)
+    index_plays = None
+    if indices is not None and indices != "none":
+        if _is_file(indices):
+            index_plays = IndexSet.from_json(Path(indices).stem, _read_json(indices, "indices"))
+        else:
+            index_plays = index_set(indices)
+    ramp = BetRamp.parse(spread) if spread else None
+    if bankroll is not None and bankroll <= 0:
+        raise SimulationError(f"bankroll must be positive, got {bankroll}")
+    config = SimulationConfig.for_rules(game, chart, system, index_plays, ramp)
+    if insure_at is not None:
+        if system is None:
+            raise CountingDataError("--insure-at needs a counting system (--count)")
+        config = SimulationConfig(
+            config.rules,
+            config.chart,
+            config.chart_source,
+            config.system,
+            config.indices,
+            config.ramp,
+            insure_at,
+        )
+    if seed is None:
+        seed = secrets.randbits(64)
+    if workers is None:
+        workers = default_workers()
+
+    result = _run(config, rounds, seed, workers)
+    out = result.to_json(bankroll)
+    out["strategy"] = config.chart_source
+    if system is not None:
+        out["count"] = {
+            "system": system.name,
+            "indices": index_plays.name if index_plays else None,
+            "spread": config.ramp.spread,
+            "ramp": [list(step) for step in config.ramp.steps],
+            "insure_at": config.insure_at,
+        }
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    _print_report(out)
+
+
+def _run(config: Any, rounds: int, seed: int, workers: int) -> Any:
+    from twentyone.simulation.runner import simulate
+
+    if rounds < PROGRESS_ROUNDS or not sys.stderr.isatty():
+        return simulate(config, rounds, seed, workers)
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} rounds"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        # No refresh thread: worker processes are forked, and forking a threaded process
+        # can deadlock. The bar is redrawn whenever a chunk finishes instead.
+        auto_refresh=False,
+    )
+
+    def advance(done: int) -> None:
+        progress.advance(task, done)
+        progress.refresh()
+
+    with progress:
+        task = progress.add_task("simulate", total=rounds)
+        return simulate(config, rounds, seed, workers, advance)
+
+
+def _print_report(out: dict[str, Any]) -> None:
+    echo = click.echo
+    echo(f"strategy: {out['strategy']}")
+    if "count" in out:
+        count = out["count"]
+        echo(
+            f"count: {count['system']}, index plays: {count['indices'] or 'none'}, "
+            f"bet spread 1-{count['spread']}"
+        )
+    echo(
+        f"rounds: {out['rounds']:,}  hands: {out['hands']:,}  seed: {out['seed']}  "
+        f"workers: {out['workers']}"
+    )
+    echo(f"EV per initial bet:   {out['ev']:+.4%} ± {out['se']:.4%} (1 standard error)")
+    echo(f"SD per round:         {out['sd']:.4f} units")
+    echo(f"mean initial bet:     {out['mean_bet']:.4f} units")
+    echo(f"win per 100 rounds:   {out['win_per_100_rounds']:+.3f} units")
+    if "risk_of_ruin" in out:
+        echo(f"risk of ruin ({out['bankroll']:g} units): {out['risk_of_ruin']:.4%}")
+    freq = out["frequencies"]
+    echo(f"rounds won / pushed / lost: {freq['win']:.4f} / {freq['push']:.4f} / {freq['lose']:.4f}")
+    echo(
+        f"speed: {out['hands_per_second']:,.0f} hands/s, {out['rounds_per_second']:,.0f} rounds/s "
+        f"({out['seconds']:.2f} s)"
+    )

@@ -1,0 +1,105 @@
+"""How a player hand plays out by the logic table, as exact distributions and as draw lists.
+
+>>> from twentyone.exchange.logic_table import load_logic_table
+>>> model = PlayerModel(load_logic_table())
+>>> finals = model.finals((20, False, 2), 6)
+>>> finals
+{20: Fraction(1, 1)}
+>>> sum(model.finals((12, False, 2), 10).values())
+Fraction(1, 1)
+>>> model.draws((20, False, 2), 6)
+[((0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 20, 1)]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from twentyone.exchange.dealer import VALUE_PROBABILITY
+from twentyone.exchange.hands import (
+    EMPTY,
+    VALUES,
+    HandState,
+    add_card,
+    final_code,
+)
+from twentyone.exchange.logic_table import LogicTable
+
+#: How many cards of each value (index ``value - 1``) a hand drew.
+Counts = tuple[int, ...]
+NO_CARDS: Counts = (0,) * 10
+
+
+def add_count(counts: Counts, value: int) -> Counts:
+    listed = list(counts)
+    listed[value - 1] += 1
+    return tuple(listed)
+
+
+class PlayerModel:
+    """A logic table with memoised play-outs (exact, infinite deck)."""
+
+    def __init__(self, table: LogicTable) -> None:
+        self.table = table
+        self._finals: dict[tuple[HandState, int], dict[int, Fraction]] = {}
+        self._draws: dict[tuple[HandState, int], list[tuple[Counts, int, int]]] = {}
+        self._start: dict[int, dict[int, Fraction]] = {}
+
+    def finals(self, state: HandState, up_value: int) -> dict[int, Fraction]:
+        """Distribution of the final code of a hand in ``state`` played out by the table."""
+        key = (state, up_value)
+        cached = self._finals.get(key)
+        if cached is not None:
+            return cached
+        if not self.table.hits(state, up_value):
+            out = {final_code(state): Fraction(1)}
+        else:
+            out = {}
+            for value in VALUES:
+                weight = VALUE_PROBABILITY[value]
+                for code, p in self.finals(add_card(state, value), up_value).items():
+                    out[code] = out.get(code, Fraction(0)) + weight * p
+        self._finals[key] = out
+        return out
+
+    def start_finals(self, up_value: int) -> dict[int, Fraction]:
+        """Distribution of the final code of a hand whose two cards are not seen yet."""
+        cached = self._start.get(up_value)
+        if cached is not None:
+            return cached
+        out: dict[int, Fraction] = {}
+        for first in VALUES:
+            for second in VALUES:
+                weight = VALUE_PROBABILITY[first] * VALUE_PROBABILITY[second]
+                state = add_card(add_card(EMPTY, first), second)
+                for code, p in self.finals(state, up_value).items():
+                    out[code] = out.get(code, Fraction(0)) + weight * p
+        self._start[up_value] = out
+        return out
+
+    def reachable(self, state: HandState, up_value: int) -> frozenset[int]:
+        return frozenset(self.finals(state, up_value))
+
+    def draws(self, state: HandState, up_value: int) -> list[tuple[Counts, int, int]]:
+        """Every way the hand can play out: (values drawn, final code, number of orders).
+
+        "Number of orders" counts the distinct draw sequences with those values and that end,
+        so that the probability of an entry is ``orders * prod(13ths of the values)``.
+        """
+        key = (state, up_value)
+        cached = self._draws.get(key)
+        if cached is not None:
+            return cached
+        tally: dict[tuple[Counts, int], int] = {}
+        stack: list[tuple[HandState, Counts]] = [(state, NO_CARDS)]
+        while stack:
+            current, counts = stack.pop()
+            if self.table.hits(current, up_value):
+                for value in VALUES:
+                    stack.append((add_card(current, value), add_count(counts, value)))
+            else:
+                entry = (counts, final_code(current))
+                tally[entry] = tally.get(entry, 0) + 1
+        out = [(counts, code, orders) for (counts, code), orders in sorted(tally.items())]
+        self._draws[key] = out
+        return out

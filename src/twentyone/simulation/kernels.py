@@ -1,0 +1,734 @@
+"""Compiled (numba) kernels that play whole house-banked rounds, one box against the dealer.
+
+Everything here works on small integer arrays so that numba can compile it; the typed Python
+API around it lives in :mod:`twentyone.simulation.encoding` (rules and charts to arrays) and
+:mod:`twentyone.simulation.runner` (chunks, workers, statistics). All functions use
+``cache=True``, so a second process loads the machine code from ``__pycache__`` instead of
+recompiling it.
+
+Cards are ranks 1..13 (ace = 1, ten = 10, jack..king = 11..13); a card's value is
+``min(rank, 10)``. Money is counted in integer *ticks*: one original bet of one unit is
+``2 * blackjack_pays.denominator`` ticks, so every payout (3:2, 6:5, half a bet back on a
+surrender, half a bet of insurance) is a whole number of ticks and all sums are exact.
+
+Randomness: xoshiro256** with Lemire's unbiased bounded integers, its state passed in by the
+caller (seeded from ``(seed, chunk)``). The shoe is shuffled by Fisher-Yates (Durstenfeld)
+performed lazily: each card is drawn by swapping a uniformly chosen card of the undealt part to
+the dealing position. That yields exactly the same distribution as shuffling the whole shoe
+first and dealing from the top, without spending random numbers on cards behind the cut card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+# ---- rule parameter slots (int64 array built by encoding.encode_rules) ----
+RP_DECKS = 0  # 0 = infinite
+RP_SHUFFLE = 1
+RP_CUT = 2  # cards dealt before the cut card comes out
+RP_H17 = 3
+RP_PEEK = 4
+RP_ENHC_LOSES = 5
+RP_BJ_NUM = 6
+RP_BJ_DEN = 7
+RP_DOUBLE = 8
+RP_DAS = 9
+RP_SPLIT_BY = 10
+RP_MAX_HANDS = 11
+RP_RESPLIT_ACES = 12
+RP_HIT_SPLIT_ACES = 13
+RP_SURRENDER = 14
+RP_INSURANCE = 15
+RP_TIES = 16
+RP_COUNT_MODE = 17
+RP_INITIAL_COUNT = 18
+RP_SIZE = 19
+
+SHUFFLE_EVERY_ROUND = 0
+SHUFFLE_CUT_CARD = 1
+SHUFFLE_CONTINUOUS = 2
+SHUFFLE_INFINITE = 3
+SHUFFLE_SCRIPTED = 4  # traced rounds: the cards in the given order, no randomness
+
+PEEK_ACE_TEN = 0
+PEEK_ACE = 1
+PEEK_NONE = 2
+
+LOSES_ALL = 0
+LOSES_ORIGINAL = 1
+
+DOUBLE_ANY = 0
+DOUBLE_9_11 = 1
+DOUBLE_10_11 = 2
+DOUBLE_NONE = 3
+
+SPLIT_BY_RANK = 0
+SPLIT_BY_VALUE = 1
+
+SURRENDER_NONE = 0
+SURRENDER_LATE = 1
+SURRENDER_EARLY = 2
+
+COUNT_NONE = 0
+COUNT_TRUE = 1  # balanced systems: running count per deck remaining
+COUNT_RUNNING = 2  # unbalanced systems: running count from the initial running count
+
+# ---- chart codes (encoding.CODE_NUMBERS maps the chart's letters to these) ----
+CODE_H = 0
+CODE_S = 1
+CODE_DH = 2
+CODE_DS = 3
+CODE_P = 4
+CODE_PH = 5
+CODE_RH = 6
+CODE_RS = 7
+CODE_RP = 8
+
+TABLE_HARD = 0
+TABLE_SOFT = 1
+TABLE_PAIR = 2
+
+# ---- decisions as recorded by the trace kernel ----
+DECISION_NO_INSURANCE = 0
+DECISION_INSURANCE = 1
+DECISION_HIT = 2
+DECISION_STAND = 3
+DECISION_DOUBLE = 4
+DECISION_SPLIT = 5
+DECISION_SURRENDER = 6
+DECISION_NO_SURRENDER = 7
+
+# ---- statistics slots (int64 array, summed over chunks) ----
+ST_ROUNDS = 0
+ST_NET = 1  # ticks
+ST_NET2 = 2  # ticks squared
+ST_BET = 3  # units of initial bet
+ST_BET2 = 4
+ST_NET_BET = 5  # ticks * units
+ST_HANDS = 6
+ST_WINS = 7  # rounds with a positive net
+ST_PUSHES = 8
+ST_LOSSES = 9
+ST_PLAYER_BLACKJACKS = 10
+ST_DEALER_BLACKJACKS = 11
+ST_DOUBLES = 12
+ST_SPLITS = 13
+ST_SURRENDERS = 14
+ST_INSURANCES = 15
+ST_BUSTS = 16  # hands
+ST_SHUFFLES = 17
+ST_SIZE = 18
+
+# ---- shoe state slots (int64 array) ----
+SS_POS = 0
+SS_SEEN = 1  # cards counted since the last shuffle
+SS_RUNNING = 2  # running count
+SS_ERROR = 3  # the scripted shoe ran out
+SS_TRACE_LEN = 4
+SS_SIZE = 5
+
+# ---- hand workspace rows (int64 array [HW_SIZE, max_hands]) ----
+HW_RANK1 = 0
+HW_RANK2 = 1
+HW_CARDS = 2
+HW_HARD = 3
+HW_ACE = 4
+HW_STAKE = 5  # ticks
+HW_STATUS = 6
+HW_FROM_SPLIT = 7
+HW_SIZE = 8
+
+STATUS_LIVE = 0
+STATUS_STOOD = 1
+STATUS_BUST = 2
+STATUS_SURRENDERED = 3
+STATUS_BLACKJACK = 4
+
+# No allocation happens in a kernel (the caller passes every array in), so the numba runtime is
+# switched off: with it, every call that passes an array pays an atomic reference-count update,
+# which made the kernels about 10 times slower. cache=True keeps the machine code between runs.
+_NO_RUNTIME: dict[str, Any] = {"_nrt": False}
+F = TypeVar("F", bound=Callable[..., Any])
+#: Kernel arguments are numpy arrays of int64 (uint64 for generator states, float64 for counts).
+Array = npt.NDArray[Any]
+Integer = int | np.integer[Any]
+
+
+def kernel(function: F) -> F:
+    """Compile with numba: cached on disk, no runtime (the callers allocate)."""
+    return cast(F, njit(cache=True, **_NO_RUNTIME)(function))
+
+
+def helper(function: F) -> F:
+    """A kernel that numba inlines into its callers (a call passes each array as a dozen
+    scalars, which costs more than the hot helpers themselves)."""
+    return cast(F, njit(cache=True, inline="always", **_NO_RUNTIME)(function))
+
+
+_U5 = np.uint64(5)
+_U9 = np.uint64(9)
+_U17 = np.uint64(17)
+_U32 = np.uint64(32)
+_U7 = np.uint64(7)
+_U57 = np.uint64(57)
+_U45 = np.uint64(45)
+_U19 = np.uint64(19)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+
+
+@helper
+def next_u64(state: Array) -> Any:
+    """xoshiro256** (Blackman and Vigna): the next 64 random bits; ``state`` is 4 uint64."""
+    s0 = state[0]
+    s1 = state[1]
+    s2 = state[2]
+    s3 = state[3]
+    x = s1 * _U5
+    result = ((x << _U7) | (x >> _U57)) * _U9
+    t = s1 << _U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << _U45) | (s3 >> _U19)
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    return result
+
+
+@helper
+def below(state: Array, n: int) -> Any:
+    """A uniform integer in ``[0, n)`` for ``0 < n < 2**32`` (Lemire's multiply-and-reject)."""
+    bound = np.uint64(n)
+    product = (next_u64(state) >> _U32) * bound
+    low = product & _MASK32
+    if low < bound:
+        threshold = (_TWO32 - bound) % bound
+        while low < threshold:
+            product = (next_u64(state) >> _U32) * bound
+            low = product & _MASK32
+    return np.int64(product >> _U32)
+
+
+@helper
+def draw(rp: Array, shoe: Array, ss: Array, rng: Array) -> Any:
+    """The next card (a rank) from the shoe."""
+    mode = rp[RP_SHUFFLE]
+    if mode == SHUFFLE_INFINITE:
+        return below(rng, 13) + 1
+    pos = ss[SS_POS]
+    size = shoe.shape[0]
+    if mode == SHUFFLE_SCRIPTED:
+        if pos >= size:
+            ss[SS_ERROR] = 1
+            return 10
+        ss[SS_POS] = pos + 1
+        return shoe[pos]
+    if pos >= size:
+        # A round that outlasts the shoe reshuffles every card (as twentyone.shoe.FiniteShoe).
+        pos = 0
+        ss[SS_SEEN] = 0
+        ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+    pick = pos + below(rng, size - pos)
+    card = shoe[pick]
+    shoe[pick] = shoe[pos]
+    shoe[pos] = card
+    ss[SS_POS] = pos + 1
+    return card
+
+
+@kernel
+def see(rp: Array, ss: Array, tags: Array, card: int) -> Any:
+    """A card becomes visible: it enters the count (nothing to do when nobody counts)."""
+    if rp[RP_COUNT_MODE] != COUNT_NONE:
+        ss[SS_RUNNING] += tags[card]
+        ss[SS_SEEN] += 1
+
+
+@kernel
+def count_key(rp: Array, ss: Array, shoe_size: int) -> Any:
+    """The count that bets and index plays key on: true count, running count, or 0."""
+    mode = rp[RP_COUNT_MODE]
+    if mode == COUNT_TRUE:
+        unseen = shoe_size - ss[SS_SEEN]
+        if unseen < 1:
+            unseen = 1
+        return ss[SS_RUNNING] * 52.0 / unseen
+    if mode == COUNT_RUNNING:
+        return float(ss[SS_RUNNING])
+    return 0.0
+
+
+@kernel
+def lookup(
+    codes: Array, thresholds: Array, counts: Array, table: int, row: int, up: int, key: float
+) -> Any:
+    """The chart code of a cell; index plays switch it when ``key`` reaches their thresholds."""
+    code = codes[table, row, up, 0]
+    for i in range(counts[table, row, up]):
+        if key >= thresholds[table, row, up, i]:
+            code = codes[table, row, up, i + 1]
+    return code
+
+
+@kernel
+def record(trace: Array, ss: Array, decision: int) -> Any:
+    """Write a decision down (traced rounds only: ``trace`` is empty otherwise)."""
+    if trace.shape[0] > 0:
+        n = ss[SS_TRACE_LEN]
+        if n < trace.shape[0]:
+            trace[n] = decision
+        ss[SS_TRACE_LEN] = n + 1
+
+
+@kernel
+def can_double_total(rp: Array, total: int) -> Any:
+    rule = rp[RP_DOUBLE]
+    if rule == DOUBLE_ANY:
+        return True
+    if rule == DOUBLE_9_11:
+        return 9 <= total <= 11
+    if rule == DOUBLE_10_11:
+        return 10 <= total <= 11
+    return False
+
+
+@kernel
+def is_pair(rp: Array, rank1: int, rank2: int) -> Any:
+    if rp[RP_SPLIT_BY] == SPLIT_BY_RANK:
+        return rank1 == rank2
+    return min(rank1, 10) == min(rank2, 10)
+
+
+@kernel
+def add_card(hw: Array, h: int, card: int) -> Any:
+    value = min(card, 10)
+    if hw[HW_CARDS, h] == 1:
+        hw[HW_RANK2, h] = card
+    hw[HW_CARDS, h] += 1
+    hw[HW_HARD, h] += value
+    if value == 1:
+        hw[HW_ACE, h] = 1
+
+
+@kernel
+def start_hand(hw: Array, h: int, card: int, stake: int, from_split: int) -> Any:
+    hw[HW_RANK1, h] = card
+    hw[HW_RANK2, h] = 0
+    hw[HW_CARDS, h] = 1
+    hw[HW_HARD, h] = min(card, 10)
+    hw[HW_ACE, h] = 1 if card == 1 else 0
+    hw[HW_STAKE, h] = stake
+    hw[HW_STATUS, h] = STATUS_LIVE
+    hw[HW_FROM_SPLIT, h] = from_split
+
+
+@kernel
+def best_total(hard: int, ace: int) -> Any:
+    if ace == 1 and hard + 10 <= 21:
+        return hard + 10
+    return hard
+
+
+@kernel
+def wants_early_surrender(
+    rp: Array, hw: Array, up: int, codes: Array, thresholds: Array, counts: Array, key: float
+) -> Any:
+    """The chart's surrender codes decide early surrender before the peek."""
+    rank1 = hw[HW_RANK1, 0]
+    rank2 = hw[HW_RANK2, 0]
+    if rp[RP_MAX_HANDS] > 1 and is_pair(rp, rank1, rank2):
+        pair_code = lookup(codes, thresholds, counts, TABLE_PAIR, min(rank1, 10), up, key)
+        if pair_code == CODE_P or (pair_code == CODE_PH and rp[RP_DAS] == 1):
+            return False
+        if pair_code == CODE_RP:
+            return True
+    hard = hw[HW_HARD, 0]
+    total = best_total(hard, hw[HW_ACE, 0])
+    if total != hard:
+        code = lookup(codes, thresholds, counts, TABLE_SOFT, total, up, key)
+    else:
+        code = lookup(codes, thresholds, counts, TABLE_HARD, max(hard, 4), up, key)
+    return code in (CODE_RH, CODE_RS)
+
+
+@helper
+def play_round(
+    rp: Array,
+    shoe: Array,
+    ss: Array,
+    rng: Array,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    tags: Array,
+    ramp_thresholds: Array,
+    ramp_units: Array,
+    insurance_threshold: float,
+    hw: Array,
+    stats: Array,
+    trace: Array,
+) -> Any:
+    """Play one round for one box and add it to ``stats``; return the box's net in ticks."""
+    mode = rp[RP_SHUFFLE]
+    shoe_size = shoe.shape[0]
+    if mode in (SHUFFLE_EVERY_ROUND, SHUFFLE_CONTINUOUS):
+        # Every card is back in the shoe: the lazy Fisher-Yates draws from all of them again.
+        if mode == SHUFFLE_EVERY_ROUND:
+            stats[ST_SHUFFLES] += 1
+        ss[SS_POS] = 0
+        ss[SS_SEEN] = 0
+        ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+    elif mode == SHUFFLE_CUT_CARD and ss[SS_POS] >= rp[RP_CUT]:
+        ss[SS_POS] = 0
+        ss[SS_SEEN] = 0
+        ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+        stats[ST_SHUFFLES] += 1
+
+    key = count_key(rp, ss, shoe_size)
+    bet = np.int64(1)
+    for i in range(ramp_thresholds.shape[0]):
+        if key >= ramp_thresholds[i]:
+            bet = ramp_units[i]
+    ticks_per_unit = 2 * rp[RP_BJ_DEN]
+    unit = bet * ticks_per_unit  # one original bet, in ticks
+
+    peek = rp[RP_PEEK]
+    has_hole = peek != PEEK_NONE
+    first = draw(rp, shoe, ss, rng)
+    see(rp, ss, tags, first)
+    up = draw(rp, shoe, ss, rng)
+    see(rp, ss, tags, up)
+    second = draw(rp, shoe, ss, rng)
+    see(rp, ss, tags, second)
+    hole = 0
+    if has_hole:
+        hole = draw(rp, shoe, ss, rng)
+    up_value = min(up, 10)
+
+    start_hand(hw, 0, first, unit, 0)
+    add_card(hw, 0, second)
+    hand_count = 1
+    player_blackjack = hw[HW_HARD, 0] == 11 and hw[HW_ACE, 0] == 1
+    if player_blackjack:
+        hw[HW_STATUS, 0] = STATUS_BLACKJACK
+        stats[ST_PLAYER_BLACKJACKS] += 1
+
+    # Insurance: offered on an ace, half the original bet, decided by the count.
+    insurance = np.int64(0)
+    if up_value == 1 and rp[RP_INSURANCE] == 1:
+        if count_key(rp, ss, shoe_size) >= insurance_threshold:
+            insurance = unit // 2
+            stats[ST_INSURANCES] += 1
+            record(trace, ss, DECISION_INSURANCE)
+        else:
+            record(trace, ss, DECISION_NO_INSURANCE)
+
+    # Early surrender in a game with a peek: before the peek, after insurance.
+    early_surrendered = False
+    if has_hole and rp[RP_SURRENDER] == SURRENDER_EARLY and not player_blackjack:
+        if wants_early_surrender(
+            rp, hw, up_value, codes, thresholds, counts, count_key(rp, ss, shoe_size)
+        ):
+            early_surrendered = True
+            hw[HW_STATUS, 0] = STATUS_SURRENDERED
+            stats[ST_SURRENDERS] += 1
+            record(trace, ss, DECISION_SURRENDER)
+        else:
+            record(trace, ss, DECISION_NO_SURRENDER)
+
+    dealer_hard = up_value
+    dealer_ace = 1 if up_value == 1 else 0
+    dealer_blackjack = False
+    if has_hole:
+        hole_value = min(hole, 10)
+        dealer_blackjack = (up_value == 1 and hole_value == 10) or (
+            up_value == 10 and hole_value == 1
+        )
+        peeked = up_value == 1 or (up_value == 10 and peek == PEEK_ACE_TEN)
+        if peeked and dealer_blackjack:
+            see(rp, ss, tags, hole)
+            stats[ST_DEALER_BLACKJACKS] += 1
+            net = 2 * insurance
+            if early_surrendered:
+                net -= unit // 2
+            elif not player_blackjack or rp[RP_TIES] == 1:
+                # Two naturals tie: a push, unless the dealer wins ties (as the engine reads it).
+                net -= unit
+            return finish_round(stats, net, bet, 1)
+
+    # The box plays its hands: splits insert the new hand right after the one it came from.
+    h = 0
+    while h < hand_count and not player_blackjack and not early_surrendered:
+        while True:
+            cards = hw[HW_CARDS, h]
+            hard = hw[HW_HARD, h]
+            total = best_total(hard, hw[HW_ACE, h])
+            if total > 21:
+                hw[HW_STATUS, h] = STATUS_BUST
+                stats[ST_BUSTS] += 1
+                break
+            from_split = hw[HW_FROM_SPLIT, h] == 1
+            split_ace = from_split and hw[HW_RANK1, h] == 1
+            can_split = (
+                cards == 2
+                and hand_count < rp[RP_MAX_HANDS]
+                and is_pair(rp, hw[HW_RANK1, h], hw[HW_RANK2, h])
+                and not (split_ace and rp[RP_RESPLIT_ACES] == 0)
+            )
+            locked = split_ace and rp[RP_HIT_SPLIT_ACES] == 0
+            if total == 21 or (locked and not can_split):
+                hw[HW_STATUS, h] = STATUS_STOOD
+                break
+            can_double = (
+                cards == 2
+                and not split_ace
+                and (not from_split or rp[RP_DAS] == 1)
+                and can_double_total(rp, total)
+            )
+            can_surrender = (
+                cards == 2
+                and hand_count == 1
+                and not from_split
+                and (
+                    rp[RP_SURRENDER] == SURRENDER_LATE
+                    or (rp[RP_SURRENDER] == SURRENDER_EARLY and not has_hole)
+                )
+            )
+            key = count_key(rp, ss, shoe_size)
+            move = DECISION_HIT
+            decided = False
+            if can_split:
+                pair_code = lookup(
+                    codes, thresholds, counts, TABLE_PAIR, min(hw[HW_RANK1, h], 10), up_value, key
+                )
+                if pair_code == CODE_P or (pair_code == CODE_PH and rp[RP_DAS] == 1):
+                    move = DECISION_SPLIT
+                    decided = True
+                elif pair_code == CODE_RP:
+                    move = DECISION_SURRENDER if can_surrender else DECISION_SPLIT
+                    decided = True
+            if not decided:
+                if locked:
+                    move = DECISION_STAND
+                else:
+                    if total != hard:
+                        code = lookup(codes, thresholds, counts, TABLE_SOFT, total, up_value, key)
+                    else:
+                        code = lookup(
+                            codes, thresholds, counts, TABLE_HARD, max(hard, 4), up_value, key
+                        )
+                    if code == CODE_DH:
+                        move = DECISION_DOUBLE if can_double else DECISION_HIT
+                    elif code == CODE_DS:
+                        move = DECISION_DOUBLE if can_double else DECISION_STAND
+                    elif code == CODE_RH:
+                        move = DECISION_SURRENDER if can_surrender else DECISION_HIT
+                    elif code == CODE_RS:
+                        move = DECISION_SURRENDER if can_surrender else DECISION_STAND
+                    elif code == CODE_S:
+                        move = DECISION_STAND
+                    else:
+                        move = DECISION_HIT
+            record(trace, ss, move)
+            if move == DECISION_STAND:
+                hw[HW_STATUS, h] = STATUS_STOOD
+                break
+            if move == DECISION_SURRENDER:
+                hw[HW_STATUS, h] = STATUS_SURRENDERED
+                stats[ST_SURRENDERS] += 1
+                break
+            if move == DECISION_DOUBLE:
+                hw[HW_STAKE, h] += unit
+                stats[ST_DOUBLES] += 1
+                card = draw(rp, shoe, ss, rng)
+                see(rp, ss, tags, card)
+                add_card(hw, h, card)
+                if best_total(hw[HW_HARD, h], hw[HW_ACE, h]) > 21:
+                    hw[HW_STATUS, h] = STATUS_BUST
+                    stats[ST_BUSTS] += 1
+                else:
+                    hw[HW_STATUS, h] = STATUS_STOOD
+                break
+            if move == DECISION_SPLIT:
+                stats[ST_SPLITS] += 1
+                for j in range(hand_count, h + 1, -1):
+                    for row in range(HW_SIZE):
+                        hw[row, j] = hw[row, j - 1]
+                hand_count += 1
+                rank = hw[HW_RANK1, h]
+                start_hand(hw, h, rank, unit, 1)
+                start_hand(hw, h + 1, rank, unit, 1)
+                card = draw(rp, shoe, ss, rng)
+                see(rp, ss, tags, card)
+                add_card(hw, h, card)
+                card = draw(rp, shoe, ss, rng)
+                see(rp, ss, tags, card)
+                add_card(hw, h + 1, card)
+                continue
+            card = draw(rp, shoe, ss, rng)
+            see(rp, ss, tags, card)
+            add_card(hw, h, card)
+        h += 1
+
+    # Which bets still depend on the dealer's cards.
+    any_live = False
+    any_late_surrender = False
+    for i in range(hand_count):
+        status = hw[HW_STATUS, i]
+        if status == STATUS_STOOD:
+            any_live = True
+        elif status == STATUS_SURRENDERED and rp[RP_SURRENDER] == SURRENDER_LATE:
+            any_late_surrender = True
+
+    if has_hole:
+        see(rp, ss, tags, hole)
+        dealer_hard += min(hole, 10)
+        if min(hole, 10) == 1:
+            dealer_ace = 1
+    elif any_live or any_late_surrender or player_blackjack or insurance > 0:
+        hole = draw(rp, shoe, ss, rng)
+        see(rp, ss, tags, hole)
+        hole_value = min(hole, 10)
+        dealer_hard += hole_value
+        if hole_value == 1:
+            dealer_ace = 1
+        dealer_blackjack = dealer_hard == 11 and dealer_ace == 1
+    if dealer_blackjack:
+        stats[ST_DEALER_BLACKJACKS] += 1
+    elif any_live:
+        hits_soft_17 = rp[RP_H17] == 1
+        while True:
+            dealer_total = best_total(dealer_hard, dealer_ace)
+            if dealer_total > 17 or (
+                dealer_total == 17 and not (hits_soft_17 and dealer_total != dealer_hard)
+            ):
+                break
+            card = draw(rp, shoe, ss, rng)
+            see(rp, ss, tags, card)
+            dealer_hard += min(card, 10)
+            if min(card, 10) == 1:
+                dealer_ace = 1
+    dealer_total = best_total(dealer_hard, dealer_ace)
+
+    # Settlement.
+    net = -insurance
+    if dealer_blackjack:
+        net = 2 * insurance
+    if dealer_blackjack and rp[RP_ENHC_LOSES] == LOSES_ORIGINAL:
+        # Original bets only: busts stay lost; of the rest one original bet is lost.
+        remaining = False
+        for i in range(hand_count):
+            status = hw[HW_STATUS, i]
+            if status == STATUS_BUST:
+                net -= hw[HW_STAKE, i]
+            elif status == STATUS_SURRENDERED and rp[RP_SURRENDER] == SURRENDER_EARLY:
+                net -= hw[HW_STAKE, i] // 2
+            elif status != STATUS_BLACKJACK or rp[RP_TIES] == 1:
+                remaining = True
+        if remaining:
+            net -= unit
+        return finish_round(stats, net, bet, hand_count)
+    for i in range(hand_count):
+        status = hw[HW_STATUS, i]
+        stake = hw[HW_STAKE, i]
+        if status == STATUS_BUST:
+            net -= stake
+        elif status == STATUS_SURRENDERED:
+            if dealer_blackjack and rp[RP_SURRENDER] == SURRENDER_LATE:
+                net -= stake
+            else:
+                net -= stake // 2
+        elif status == STATUS_BLACKJACK:
+            if not dealer_blackjack:
+                net += stake * rp[RP_BJ_NUM] // rp[RP_BJ_DEN]
+            elif rp[RP_TIES] == 1:
+                net -= stake
+        elif dealer_blackjack:
+            net -= stake
+        else:
+            player_total = best_total(hw[HW_HARD, i], hw[HW_ACE, i])
+            if dealer_total > 21 or player_total > dealer_total:
+                net += stake
+            elif player_total < dealer_total or rp[RP_TIES] == 1:
+                net -= stake
+    return finish_round(stats, net, bet, hand_count)
+
+
+@kernel
+def finish_round(stats: Array, net: Integer, bet: Integer, hands: int) -> Any:
+    stats[ST_ROUNDS] += 1
+    stats[ST_NET] += net
+    stats[ST_NET2] += net * net
+    stats[ST_BET] += bet
+    stats[ST_BET2] += bet * bet
+    stats[ST_NET_BET] += net * bet
+    stats[ST_HANDS] += hands
+    if net > 0:
+        stats[ST_WINS] += 1
+    elif net == 0:
+        stats[ST_PUSHES] += 1
+    else:
+        stats[ST_LOSSES] += 1
+    return net
+
+
+@kernel
+def simulate_rounds(
+    rp: Array,
+    rng: Array,
+    rounds: int,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    tags: Array,
+    ramp_thresholds: Array,
+    ramp_units: Array,
+    insurance_threshold: float,
+    stats: Array,
+    shoe: Array,
+    ss: Array,
+    hw: Array,
+    trace: Array,
+) -> Any:
+    """Play ``rounds`` rounds; add them to ``stats`` (an int64[ST_SIZE]).
+
+    The caller passes the work arrays: ``shoe`` (52 * decks ranks, empty for an infinite deck),
+    ``ss`` (int64[SS_SIZE]), ``hw`` (int64[HW_SIZE, max_hands]) and ``trace`` (empty). With
+    ``rp`` set to SHUFFLE_SCRIPTED, ``shoe`` holds the cards to deal in order and ``trace``
+    receives the decisions (``ss[SS_TRACE_LEN]`` of them): that is how rounds are traced.
+    """
+    if rp[RP_SHUFFLE] != SHUFFLE_SCRIPTED:
+        for i in range(shoe.shape[0]):
+            shoe[i] = (i % 13) + 1
+    ss[SS_POS] = 0
+    ss[SS_SEEN] = 0
+    ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+    if rp[RP_SHUFFLE] == SHUFFLE_CUT_CARD or rp[RP_SHUFFLE] == SHUFFLE_CONTINUOUS:
+        stats[ST_SHUFFLES] += 1  # the shoe's first shuffle
+    for _ in range(rounds):
+        play_round(
+            rp,
+            shoe,
+            ss,
+            rng,
+            codes,
+            thresholds,
+            counts,
+            tags,
+            ramp_thresholds,
+            ramp_units,
+            insurance_threshold,
+            hw,
+            stats,
+            trace,
+        )

@@ -1,0 +1,381 @@
+"""Run a simulation: fixed-size chunks, each a pure function of (inputs, seed, chunk index).
+
+The work is cut into chunks of :data:`CHUNK_ROUNDS` rounds whatever the number of workers; chunk
+``k`` is played from a fresh shoe with a generator seeded from ``(seed, k)``. Results are integer
+sums, so the same seed gives bit-identical statistics for 1 worker, 16 workers or a cluster:
+``run_chunk`` is the unit a distributed engine (Dask, Ray, Spark) would map over chunk indices.
+
+>>> from twentyone.presets import ONLINE
+>>> config = SimulationConfig.for_rules(ONLINE, chart=standard_chart())
+>>> result = simulate(config, rounds=2_000, seed=1)
+>>> result.rounds, result == simulate(config, rounds=2_000, seed=1)
+(2000, True)
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from twentyone.rules import Rules
+from twentyone.simulation import kernels
+from twentyone.simulation.charts import default_chart, standard_chart
+from twentyone.simulation.counting import BetRamp, CountingSystem, IndexSet
+from twentyone.simulation.encoding import (
+    EncodedStrategy,
+    encode_rules,
+    encode_strategy,
+    encode_tags,
+    ticks_per_unit,
+)
+from twentyone.simulation.errors import CountingDataError, SimulationError
+from twentyone.strategy_chart import StrategyChart
+
+#: Rounds per chunk: the unit of work and of seeding (independent of the worker count).
+CHUNK_ROUNDS = 1 << 20
+_MASK64 = (1 << 64) - 1
+MAX_SEED = _MASK64
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """What to simulate: rules, chart, and optionally a count with its bets and index plays."""
+
+    rules: Rules
+    chart: StrategyChart
+    chart_source: str = "given chart"
+    system: CountingSystem | None = None
+    indices: IndexSet | None = None
+    ramp: BetRamp = field(default_factory=BetRamp)
+    insure_at: float | None = None  # count at which to insure; None: never
+
+    def __post_init__(self) -> None:
+        if self.system is None and (self.indices is not None or self.ramp.steps):
+            raise CountingDataError("index plays and bet ramps need a counting system")
+        if (
+            self.indices is not None
+            and self.system is not None
+            and self.indices.system != self.system.name
+        ):
+            raise CountingDataError(
+                f"index set {self.indices.name!r} is for {self.indices.system!r}, "
+                f"not {self.system.name!r}"
+            )
+
+    @classmethod
+    def for_rules(
+        cls,
+        rules: Rules,
+        chart: StrategyChart | None = None,
+        system: CountingSystem | None = None,
+        indices: IndexSet | None = None,
+        ramp: BetRamp | None = None,
+    ) -> SimulationConfig:
+        """A config with the default chart of ``rules`` unless one is given.
+
+        Insurance is taken at the index set's insurance count, else never (basic strategy).
+        """
+        source = "given chart"
+        if chart is None:
+            chart, source = default_chart(rules)
+        insure_at = indices.insurance if indices is not None else None
+        return cls(rules, chart, source, system, indices, ramp or BetRamp(), insure_at)
+
+
+@dataclass(frozen=True)
+class KernelInputs:
+    """Everything a kernel call reads, as arrays (picklable: what a worker receives)."""
+
+    rule_params: npt.NDArray[np.int64]
+    strategy: EncodedStrategy
+    tags: npt.NDArray[np.int64]
+    ramp_thresholds: npt.NDArray[np.float64]
+    ramp_units: npt.NDArray[np.int64]
+    insurance_threshold: float
+
+    @classmethod
+    def from_config(cls, config: SimulationConfig) -> KernelInputs:
+        system = config.system
+        mode = kernels.COUNT_NONE
+        if system is not None and config.rules.decks is not None:
+            mode = kernels.COUNT_TRUE if system.balanced else kernels.COUNT_RUNNING
+        initial = system.initial_running_count(config.rules.decks) if system else 0
+        plays = config.indices.plays if config.indices is not None else ()
+        return cls(
+            encode_rules(config.rules, mode, initial),
+            encode_strategy(config.chart, plays),
+            encode_tags(system),
+            np.array([count for count, _ in config.ramp.steps], dtype=np.float64),
+            np.array([units for _, units in config.ramp.steps], dtype=np.int64),
+            math.inf if config.insure_at is None else config.insure_at,
+        )
+
+
+def chunk_generator_state(seed: int, chunk: int) -> npt.NDArray[np.uint64]:
+    """xoshiro256** state for chunk ``chunk`` of a run seeded ``seed`` (SplitMix64 expansion).
+
+    >>> a, b = chunk_generator_state(7, 0), chunk_generator_state(7, 1)
+    >>> bool((a == chunk_generator_state(7, 0)).all()), bool((a == b).all())
+    (True, False)
+    """
+    x = (seed * 0x9E3779B97F4A7C15 + chunk * 0xD1B54A32D192ED03 + 0x632BE59BD9B4E019) & _MASK64
+    words = []
+    for _ in range(4):
+        x = (x + 0x9E3779B97F4A7C15) & _MASK64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        words.append(z ^ (z >> 31))
+    return np.array(words, dtype=np.uint64)
+
+
+def run_chunk(inputs: KernelInputs, seed: int, chunk: int, rounds: int) -> npt.NDArray[np.int64]:
+    """Play ``rounds`` rounds of chunk ``chunk``; the statistics (``kernels.ST_*``) as int64."""
+    stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
+    strategy = inputs.strategy
+    params = inputs.rule_params
+    decks = int(params[kernels.RP_DECKS])
+    kernels.simulate_rounds(
+        inputs.rule_params,
+        chunk_generator_state(seed, chunk),
+        rounds,
+        strategy.codes,
+        strategy.thresholds,
+        strategy.counts,
+        inputs.tags,
+        inputs.ramp_thresholds,
+        inputs.ramp_units,
+        inputs.insurance_threshold,
+        stats,
+        np.zeros(52 * decks, dtype=np.int64),
+        np.zeros(kernels.SS_SIZE, dtype=np.int64),
+        hand_workspace(params),
+        np.zeros(0, dtype=np.int64),
+    )
+    return stats
+
+
+def hand_workspace(params: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The kernels' per-hand scratch rows, one column per hand a box can split into."""
+    return np.zeros((kernels.HW_SIZE, max(int(params[kernels.RP_MAX_HANDS]), 1)), dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Totals of a run and the figures counters' tools report (per unit of initial bet)."""
+
+    rules: Rules
+    rounds: int
+    seed: int
+    totals: tuple[int, ...]  # kernels.ST_* sums
+    ticks_per_unit: int
+    seconds: float = field(compare=False)
+    workers: int = field(compare=False)
+
+    def _total(self, slot: int) -> int:
+        return self.totals[slot]
+
+    @property
+    def hands(self) -> int:
+        return self._total(kernels.ST_HANDS)
+
+    @property
+    def mean_bet(self) -> float:
+        """Average initial bet in units."""
+        return self._total(kernels.ST_BET) / self.rounds
+
+    @property
+    def ev(self) -> float:
+        """Net won per unit of initial bet (negative: house edge)."""
+        return self._total(kernels.ST_NET) / self.ticks_per_unit / self._total(kernels.ST_BET)
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of one round's net, in units."""
+        n = self.rounds
+        mean = self._total(kernels.ST_NET) / n
+        variance = self._total(kernels.ST_NET2) / n - mean * mean
+        return math.sqrt(max(variance, 0.0)) / self.ticks_per_unit
+
+    @property
+    def se(self) -> float:
+        """Standard error of :attr:`ev` (delta method for a ratio of sums)."""
+        n = self.rounds
+        ratio = self.ev * self.ticks_per_unit  # ticks per unit bet
+        residual = (
+            self._total(kernels.ST_NET2)
+            - 2 * ratio * self._total(kernels.ST_NET_BET)
+            + ratio * ratio * self._total(kernels.ST_BET2)
+        ) / n
+        mean_bet = self._total(kernels.ST_BET) / n
+        return math.sqrt(max(residual, 0.0) / n) / mean_bet / self.ticks_per_unit
+
+    @property
+    def win_per_round(self) -> float:
+        """Units won per round."""
+        return self._total(kernels.ST_NET) / self.ticks_per_unit / self.rounds
+
+    @property
+    def win_rate_per_100(self) -> float:
+        return 100 * self.win_per_round
+
+    def risk_of_ruin(self, bankroll: float) -> float:
+        """Chance of ever losing ``bankroll`` units (diffusion formula exp(-2 w B / s^2))."""
+        if bankroll <= 0:
+            raise SimulationError(f"bankroll must be positive, got {bankroll}")
+        if self.win_per_round <= 0:
+            return 1.0
+        if self.sd == 0:
+            return 0.0  # a sure win never ruins
+        return math.exp(-2 * self.win_per_round * bankroll / (self.sd * self.sd))
+
+    @property
+    def frequencies(self) -> dict[str, float]:
+        """Per round (wins, pushes, losses, naturals, insurance) and per hand (the rest)."""
+        per_round = {
+            "win": kernels.ST_WINS,
+            "push": kernels.ST_PUSHES,
+            "lose": kernels.ST_LOSSES,
+            "player_blackjack": kernels.ST_PLAYER_BLACKJACKS,
+            "dealer_blackjack": kernels.ST_DEALER_BLACKJACKS,
+            "insurance": kernels.ST_INSURANCES,
+            "split": kernels.ST_SPLITS,
+        }
+        per_hand = {
+            "double": kernels.ST_DOUBLES,
+            "surrender": kernels.ST_SURRENDERS,
+            "bust": kernels.ST_BUSTS,
+        }
+        out = {name: self._total(slot) / self.rounds for name, slot in per_round.items()}
+        out.update({name: self._total(slot) / self.hands for name, slot in per_hand.items()})
+        return out
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def rounds_per_second(self) -> float:
+        return self.rounds / self.seconds if self.seconds > 0 else math.inf
+
+    def to_json(self, bankroll: float | None = None) -> dict[str, Any]:
+        """The ``simulate --json`` object (interfaces.md) plus the counting figures."""
+        out: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "rounds": self.rounds,
+            "ev": self.ev,
+            "se": self.se,
+            "sd": self.sd,
+            "hands_per_second": self.hands_per_second,
+            "seconds": self.seconds,
+            "seed": self.seed,
+            "workers": self.workers,
+            "hands": self.hands,
+            "rounds_per_second": self.rounds_per_second,
+            "mean_bet": self.mean_bet,
+            "win_per_100_rounds": self.win_rate_per_100,
+            "shuffles": self._total(kernels.ST_SHUFFLES),
+            "frequencies": self.frequencies,
+        }
+        if bankroll is not None:
+            out["bankroll"] = bankroll
+            out["risk_of_ruin"] = self.risk_of_ruin(bankroll)
+        return out
+
+
+def chunk_plan(rounds: int) -> list[tuple[int, int]]:
+    """(chunk index, rounds) pairs covering ``rounds``.
+
+    >>> chunk_plan(CHUNK_ROUNDS + 5)[-1]
+    (1, 5)
+    """
+    full, rest = divmod(rounds, CHUNK_ROUNDS)
+    plan = [(index, CHUNK_ROUNDS) for index in range(full)]
+    if rest:
+        plan.append((full, rest))
+    return plan
+
+
+def check_request(rounds: int, seed: int, workers: int) -> None:
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise SimulationError(f"rounds must be a whole number >= 1, got {rounds!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise SimulationError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SimulationError(f"workers must be a whole number >= 1, got {workers!r}")
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time) the kernels in this process."""
+    rules = Rules()
+    run_chunk(KernelInputs.from_config(SimulationConfig(rules, standard_chart())), 0, 0, 1)
+
+
+def _chunk_task(task: tuple[KernelInputs, int, int, int]) -> npt.NDArray[np.int64]:
+    inputs, seed, chunk, rounds = task
+    return run_chunk(inputs, seed, chunk, rounds)
+
+
+def _pool_context() -> Any:
+    # fork shares the parent's loaded kernels (no reload in each worker); elsewhere spawn.
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def simulate(
+    config: SimulationConfig,
+    rounds: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationResult:
+    """Simulate ``rounds`` rounds; ``progress`` is told how many rounds each finished chunk had."""
+    check_request(rounds, seed, workers)
+    inputs = KernelInputs.from_config(config)
+    plan = chunk_plan(rounds)
+    tasks = [(inputs, seed, chunk, size) for chunk, size in plan]
+    workers = min(workers, len(plan))
+    warm_up()
+    started = time.perf_counter()
+    totals = np.zeros(kernels.ST_SIZE, dtype=np.int64)
+    results: Iterator[npt.NDArray[np.int64]]
+    if workers == 1:
+        results = (_chunk_task(task) for task in tasks)
+        for (_, size), stats in zip(plan, results, strict=True):
+            totals += stats
+            if progress is not None:
+                progress(size)
+    else:
+        with _pool_context().Pool(workers) as pool:
+            for stats in pool.imap_unordered(_chunk_task, tasks):
+                totals += stats
+                if progress is not None:
+                    progress(int(stats[kernels.ST_ROUNDS]))
+    seconds = time.perf_counter() - started
+    return SimulationResult(
+        config.rules,
+        rounds,
+        seed,
+        tuple(int(value) for value in totals),
+        ticks_per_unit(config.rules),
+        seconds,
+        workers,
+    )
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1

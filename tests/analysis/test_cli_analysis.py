@@ -1,0 +1,96 @@
+"""The ``dealer``, ``analyze`` and ``strategy`` commands: JSON contracts and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from twentyone.cli.main import cli
+from twentyone.strategy_chart import StrategyChart
+
+UPCARDS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
+
+
+def _run(*arguments: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(arguments))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_dealer_json_shape() -> None:
+    code, out, _ = _run("dealer", "--decks", "inf", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["rules"]["decks"] == "inf"
+    assert list(data["upcards"]) == UPCARDS
+    for results in data["upcards"].values():
+        assert set(results) == {"17", "18", "19", "20", "21", "blackjack", "bust"}
+        assert sum(results.values()) == pytest.approx(1.0, abs=1e-12)
+    assert data["upcards"]["6"]["bust"] == pytest.approx(345176856 / 13**8, abs=1e-13)
+
+
+def test_dealer_no_blackjack() -> None:
+    code, out, _ = _run("dealer", "--decks", "1", "--json", "--no-blackjack")
+    assert code == 0
+    table = json.loads(out)["upcards"]
+    assert table["A"]["blackjack"] == 0 and round(table["A"]["bust"], 6) == 0.169815
+
+
+def test_analyze_json_shape() -> None:
+    code, out, _ = _run("analyze", "--preset", "online", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"rules", "ev", "ev_by_upcard", "basic_strategy_ev", "seconds"} <= set(data)
+    assert list(data["ev_by_upcard"]) == UPCARDS
+    assert data["rules"]["max_hands"] == 2
+    assert -0.01 < data["basic_strategy_ev"] <= data["ev"] < 0
+    assert data["seconds"] > 0
+
+
+def test_analyze_exact_infinite_deck() -> None:
+    code, out, _ = _run(
+        "analyze", "--decks", "inf", "--peek", "ace-ten", "--enhc-loses", "original",
+        "--surrender", "none", "--max-hands", "4", "--exact", "--json",
+    )  # fmt: skip
+    assert code == 0
+    numerator, denominator = (int(x) for x in json.loads(out)["ev_exact"].split("/"))
+    assert round(numerator / denominator * 100, 6) == -0.511734
+
+
+def test_strategy_json_is_a_chart() -> None:
+    code, out, _ = _run("strategy", "--preset", "casino", "--json")
+    assert code == 0
+    data = json.loads(out)
+    chart = StrategyChart.from_json(data["chart"])
+    assert chart.hard[11][6] == "D"
+    assert data["basic_strategy_ev"] < 0
+
+
+def test_text_output() -> None:
+    code, out, _ = _run("strategy", "--preset", "online")
+    assert code == 0 and "pairs" in out and "EV playing this chart" in out
+    code, out, _ = _run("analyze", "--preset", "online", "--decks", "inf")
+    assert code == 0 and "basic strategy" in out
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("analyze", "--decks", "-1"), "decks"),
+        (("analyze", "--max-hands", "0"), "max_hands"),
+        (("dealer", "--decks", "many"), "decks"),
+        (("analyze", "--exact"), "infinite"),
+        (("strategy", "--bj-pays", "3-2"), "ratio"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(arguments: tuple[str, ...], message: str) -> None:
+    code, out, err = _run(*arguments)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_unknown_option_is_exit_2() -> None:
+    code, _, err = _run("analyze", "--colour", "red")
+    assert code == 2 and "No such option" in err

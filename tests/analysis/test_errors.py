@@ -1,0 +1,65 @@
+"""Bad input to the analysis library: typed errors that say what and why."""
+
+from __future__ import annotations
+
+import pytest
+
+from twentyone.analysis.dealer import dealer_distribution
+from twentyone.analysis.engine import prepare
+from twentyone.analysis.exact import exact_expected_return
+from twentyone.analysis.hand_ev import hand_ev
+from twentyone.analysis.house_edge import expected_return, insurance_value
+from twentyone.analysis.support import UnsupportedRulesError
+from twentyone.errors import InvalidCardError, InvalidRulesError, TwentyOneError
+from twentyone.rules import FiveCardHand, Rules
+
+
+def test_rules_outside_the_analysis() -> None:
+    with pytest.raises(UnsupportedRulesError, match="aces_high"):
+        expected_return(Rules(aces_high=False))
+    with pytest.raises(UnsupportedRulesError, match="five_card_hand"):
+        expected_return(Rules(five_card_hand=FiveCardHand.BEATS_BLACKJACK))
+    assert issubclass(UnsupportedRulesError, TwentyOneError)
+
+
+def test_bad_rule_values_are_rejected_by_rules() -> None:
+    with pytest.raises(InvalidRulesError, match="decks"):
+        Rules(decks=-2)
+    with pytest.raises(InvalidRulesError, match="max_hands"):
+        Rules(max_hands=0)
+    with pytest.raises(InvalidRulesError, match="unknown rule option"):
+        Rules().replace(dealer_peeks_twice=True)
+
+
+def test_exact_fractions_need_an_infinite_shoe() -> None:
+    with pytest.raises(InvalidRulesError, match="infinite"):
+        exact_expected_return(Rules(decks=6))
+
+
+def test_bad_shoes() -> None:
+    with pytest.raises(InvalidRulesError, match="ten whole counts"):
+        prepare(Rules(decks=1), [4] * 9)
+    with pytest.raises(InvalidRulesError, match=r"holds 0\.\.4"):
+        prepare(Rules(decks=1), [5] + [4] * 8 + [16])
+    with pytest.raises(InvalidRulesError, match="at least 12"):
+        prepare(Rules(decks=1), [1] * 10)
+    with pytest.raises(InvalidRulesError, match="finite"):
+        prepare(Rules(decks=None), [4] * 9 + [16])
+    with pytest.raises(InvalidRulesError, match="no A"):
+        dealer_distribution(Rules(decks=1), "A", [0] + [4] * 8 + [16])
+
+
+def test_bad_hands_and_cards() -> None:
+    rules = Rules(decks=1)
+    with pytest.raises(InvalidCardError, match="bust"):
+        hand_ev(rules, ["T", "9", "5"], "6")
+    with pytest.raises(InvalidCardError, match="at least two"):
+        hand_ev(rules, ["T"], "6")
+    with pytest.raises(InvalidCardError, match="unknown card value"):
+        hand_ev(rules, ["T", "X"], "6")
+    with pytest.raises(InvalidCardError, match="does not hold"):
+        hand_ev(rules, ["A", "A"], "A", [2] + [4] * 8 + [16])
+    with pytest.raises(InvalidRulesError, match="up card"):
+        dealer_distribution(rules, 12)
+    with pytest.raises(InvalidRulesError, match="counts"):
+        insurance_value([1, 2])
