@@ -70,3 +70,30 @@ def test_play_online_with_hints() -> None:
     code, out, _ = run("play", "online", "--seed", "5", "--hint", stdin="10\ns\ns\ns\ns\nq\n")
     assert code == 0
     assert "basic strategy:" in out
+
+
+def test_every_subcommand_has_help_and_matches_its_name() -> None:
+    from twentyone.cli.main import SUBCOMMANDS
+
+    code, out, _ = run("--help")
+    assert code == 0
+    for name in SUBCOMMANDS:
+        assert name in out
+        code, _, err = run(name, "--help")
+        assert code == 0, (name, err)
+        command = cli.get_command(None, name)  # type: ignore[arg-type]
+        assert command is not None and command.name == name
+
+
+def test_starting_the_cli_loads_no_compiled_kernels() -> None:
+    import subprocess
+    import sys
+
+    probe = "import sys, twentyone.cli.main; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_unknown_command_exits_2() -> None:
+    code, _, err = run("fly")
+    assert code == 2 and "No such command" in err

@@ -1,7 +1,8 @@
 """Entry point of the ``twentyone`` command.
 
-Subcommands live in their own modules and are registered in ``_SUBCOMMANDS`` below;
-each module exposes one click command (or group) named in the table.
+Subcommands live in their own modules and are imported only when they run: the analysis and
+simulation commands load compiled kernels, which a `twentyone replay` should not wait for.
+Register a subcommand with one line in ``SUBCOMMANDS``.
 """
 
 from __future__ import annotations
@@ -12,28 +13,43 @@ import click
 
 from twentyone import __version__
 
-# (module under twentyone.cli, attribute): one line per subcommand or group.
-_SUBCOMMANDS: list[tuple[str, str]] = [
-    ("rules_command", "rules_command"),
-    ("replay", "replay"),
-    ("play", "play"),
-    ("analysis", "dealer_command"),
-    ("analysis", "analyze_command"),
-    ("analysis", "strategy_command"),
-    ("simulate", "simulate"),
-    ("exchange", "exchange"),
-]
+#: name -> (module under twentyone.cli, attribute, one-line help for the command list).
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "analyze": ("analysis", "analyze_command", "Exact analysis: expected return, EV by up card."),
+    "dealer": ("analysis", "dealer_command", "Dealer outcome distribution by up card."),
+    "exchange": ("exchange", "exchange", "Exchange Blackjack: exact odds of a state."),
+    "play": ("play", "play", "Play in the terminal: casino, online, vinte, exchange."),
+    "replay": ("replay", "replay", "Replay a scenario file and print what happened."),
+    "rules": ("rules_command", "rules_command", "The rules of a preset, with its house edge."),
+    "simulate": ("simulate", "simulate", "Monte Carlo simulation, card counting included."),
+    "strategy": ("analysis", "strategy_command", "The basic strategy chart of a rule set."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *SUBCOMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in SUBCOMMANDS:
+            module_name, attribute, _ = SUBCOMMANDS[cmd_name]
+            module = importlib.import_module(f"twentyone.cli.{module_name}")
+            command: click.Command = getattr(module, attribute)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][2]) for name in sorted(SUBCOMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="twentyone")
 def cli() -> None:
     """twentyone: blackjack-family games, exact analysis and simulation."""
-
-
-for _module_name, _attribute in _SUBCOMMANDS:
-    _module = importlib.import_module(f"twentyone.cli.{_module_name}")
-    cli.add_command(getattr(_module, _attribute))
 
 
 def main() -> None:
