@@ -55,11 +55,13 @@ class Double(enum.Enum):
 
     def allows(self, total: int) -> bool:
         """Whether a two-card hand of this best total may double."""
-        if self is Double.ANY:
+        # Compared by value: enum member lookups are slow in Python 3.11 and this is a hot path.
+        rule = self._value_
+        if rule == "any":
             return True
-        if self is Double.NINE_TO_ELEVEN:
+        if rule == "9-11":
             return 9 <= total <= 11
-        if self is Double.TEN_TO_ELEVEN:
+        if rule == "10-11":
             return 10 <= total <= 11
         return False
 

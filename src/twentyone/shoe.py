@@ -55,7 +55,7 @@ class FiniteShoe:
             raise InvalidRulesError(f"decks must be >= 1, got {decks}")
         self.decks = decks
         self.shuffle_policy = shuffle
-        self._source = source
+        self._randbelow = source.randbelow  # bound once: drawing is the hottest path of a table
         self._cards: list[Card] = list(DECK) * decks
         self._position = 0
         # The cut card sits this many cards from the top.
@@ -96,7 +96,7 @@ class FiniteShoe:
             # The cards on the table are not in them, but this keeps the game going.
             self._shuffle()
             position = 0
-        pick = position + self._source.randbelow(len(cards) - position)
+        pick = position + self._randbelow(len(cards) - position)
         cards[position], cards[pick] = cards[pick], cards[position]
         self._position = position + 1
         return cards[position]

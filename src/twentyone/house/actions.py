@@ -63,7 +63,7 @@ class Action:
             return cls(kind, int(words[1]))
         if len(words) != 1:
             raise IllegalActionError(f"decision {text!r} takes no argument")
-        return cls(kind)
+        return _SIMPLE_ACTIONS[kind]
 
     @classmethod
     def of(cls, move: Move) -> Action:
@@ -80,6 +80,12 @@ SPLIT = Action(ActionKind.SPLIT)
 SURRENDER = Action(ActionKind.SURRENDER)
 NO_SURRENDER = Action(ActionKind.NO_SURRENDER)
 NO_INSURANCE = Action(ActionKind.NO_INSURANCE)
+
+#: The one shared instance of each action without an amount (the engine tests identity first).
+_SIMPLE_ACTIONS = {
+    action.kind: action
+    for action in (HIT, STAND, DOUBLE, SPLIT, SURRENDER, NO_SURRENDER, NO_INSURANCE)
+}
 
 _MOVE_ACTIONS = {
     Move.HIT: HIT,

@@ -9,14 +9,16 @@ from twentyone.rules import SplitBy
 from twentyone.strategy_chart import StrategyChart
 
 _MOVE_ACTIONS = {move: Action.of(move) for move in Move}
+# Enum member lookups are slow in Python 3.11; this runs at every decision of every round.
+_INSURANCE, _EARLY_SURRENDER, _BY_RANK = Phase.INSURANCE, Phase.EARLY_SURRENDER, SplitBy.RANK
 
 
 def chart_action(round_: Round, chart: StrategyChart) -> Action:
     """The chart's action now: never insurance, never early surrender, else the chart's move."""
     phase = round_.phase
-    if phase is Phase.INSURANCE:
+    if phase is _INSURANCE:
         return NO_INSURANCE
-    if phase is Phase.EARLY_SURRENDER:
+    if phase is _EARLY_SURRENDER:
         return NO_SURRENDER
     hand = round_.current_hand
     assert hand is not None, "the round is settled"
@@ -34,7 +36,7 @@ def chart_action(round_: Round, chart: StrategyChart) -> Action:
     if can_split:
         first, second = hand.cards
         # Tens split by rank are still "a pair of tens" to a total-dependent chart.
-        if rules.split_by is not SplitBy.RANK or first.rank == second.rank:
+        if rules.split_by is not _BY_RANK or first.rank == second.rank:
             pair_value = first.value
     aces_high = rules.aces_high
     move = chart.move_for(
