@@ -97,3 +97,18 @@ def test_starting_the_cli_loads_no_compiled_kernels() -> None:
 def test_unknown_command_exits_2() -> None:
     code, _, err = run("fly")
     assert code == 2 and "No such command" in err
+
+
+def test_rules_shows_every_preset_with_its_theoretical_return() -> None:
+    code, out, _ = run("rules", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"casino", "online", "exchange", "vinte"}
+    for name in ("casino", "online"):
+        # Optimal composition-dependent play is never worse than basic strategy.
+        assert -0.01 < data[name]["basic_strategy_ev"] <= data[name]["expected_return"] < 0
+    assert round(-data["exchange"]["hand_expected_return"] * 100, 2) == 3.90
+    assert data["vinte"]["rules"]["ties"] == "dealer-wins"
+    assert "expected_return" not in data["vinte"]
+    code, out, _ = run("rules", "casino")
+    assert code == 0 and "no hole card" in out and "house edge with perfect play" in out

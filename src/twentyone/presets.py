@@ -14,6 +14,7 @@ from twentyone.errors import InvalidRulesError
 from twentyone.rules import (
     Double,
     EnhcLoses,
+    FiveCardHand,
     Peek,
     Rules,
     Shuffle,
@@ -67,7 +68,54 @@ ONLINE = Rules(
     max_boxes=1,
 )
 
-PRESETS: dict[str, Rules] = {"casino": CASINO, "online": ONLINE}
+#: Exchange Blackjack (spec/exchange-blackjack.md): infinite deck, dealer stands on all 17s,
+#: no hole card (the dealer's second card comes after round 3), a five-card hand beats
+#: blackjack, player hands only hit or stand. The betting limits are the exchange's business.
+EXCHANGE = Rules(
+    decks=None,
+    shuffle=Shuffle.CONTINUOUS,
+    dealer_hits_soft_17=False,
+    peek=Peek.NONE,
+    double=Double.NONE,
+    double_after_split=False,
+    max_hands=1,
+    surrender=Surrender.NONE,
+    insurance=False,
+    ties=Ties.PUSH,
+    five_card_hand=FiveCardHand.BEATS_BLACKJACK,
+    max_boxes=4,
+)
+
+#: Vinte-e-um (spec/vinte-e-um.md): one deck shuffled every round without a cut, ties to the
+#: bank, ace 1 or 11, bets of 1-5 chips (one chip = one minor unit), 1-7 players against the
+#: banker. The house-banked options (peek, double, split, surrender, insurance) do not exist
+#: in this game and are off; the table settings only this game has are in twentyone.vinte.
+VINTE = Rules(
+    decks=1,
+    shuffle=Shuffle.EVERY_ROUND,
+    peek=Peek.NONE,
+    blackjack_pays=Fraction(1),
+    double=Double.NONE,
+    double_after_split=False,
+    max_hands=1,
+    resplit_aces=False,
+    hit_split_aces=False,
+    surrender=Surrender.NONE,
+    insurance=False,
+    ties=Ties.DEALER_WINS,
+    aces_high=True,
+    five_card_hand=FiveCardHand.NONE,
+    min_bet=1,
+    max_bet=5,
+    max_boxes=7,
+)
+
+PRESETS: dict[str, Rules] = {
+    "casino": CASINO,
+    "online": ONLINE,
+    "exchange": EXCHANGE,
+    "vinte": VINTE,
+}
 
 
 def preset(name: str) -> Rules:

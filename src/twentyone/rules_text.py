@@ -24,8 +24,34 @@ def _money(minor: int) -> str:
     return f"{minor // 100:,}.{minor % 100:02d}"
 
 
+#: Games that are not house-banked rounds are described by their own summaries, not by the
+#: house options (doubling, insurance...) that do not exist in them.
+GAME_SUMMARIES: dict[str, list[str]] = {
+    "exchange": [
+        "four automatic player hands and a dealer, played by the machine; customers back and lay the outcome",
+        "an infinite deck: every card drawn independently",
+        "player hands hit or stand by the player logic table; no double, split, surrender or insurance",
+        "the dealer draws to 16 and stands on all 17s, and stands on five cards",
+        "a five-card hand beats a blackjack, a blackjack beats any other 21; equal hands are a dead heat",
+        "up to six timed betting rounds; unmatched bets lapse at the end of each",
+    ],
+    "vinte": [
+        "a banker against 1 to 7 players, people and bots; the bank rotates",
+        "one deck, shuffled every round; each seat's first card is dealt face down",
+        "bets of 1 to 5 chips; the banker's natural collects every bet",
+        "players hit or stand; a bust is shown and collected at once",
+        "the banker draws or calls the players one by one; ties go to the bank",
+    ],
+}
+
+
+def describe_preset(name: str, rules: Rules) -> list[str]:
+    """The rules of the preset ``name`` in words: its game's summary, or the house rules."""
+    return GAME_SUMMARIES.get(name) or describe(rules)
+
+
 def describe(rules: Rules) -> list[str]:
-    """One line per rule, in plain English."""
+    """One line per rule of a house-banked round, in plain English."""
     if rules.decks is None:
         shoe = "an infinite deck (every card drawn independently)"
     else:
