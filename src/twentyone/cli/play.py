@@ -18,7 +18,10 @@ play.add_command(casino)
 play.add_command(online)
 
 # Games whose terminal tables live in their own modules: (module, command attribute).
-for _module_name, _attribute in (("twentyone.cli.play_vinte", "vinte"),):
+for _module_name, _attribute in (
+    ("twentyone.cli.play_vinte", "vinte"),
+    ("twentyone.cli.play_exchange", "exchange"),
+):
     try:
         _module = importlib.import_module(_module_name)
     except ModuleNotFoundError:

@@ -1,0 +1,348 @@
+"""A double-entry ledger in integer minor units, with holds.
+
+Every movement of money is a :class:`Transfer` from a *debit* account (the one the money
+leaves) to a *credit* account (the one it reaches), with a unique id and a reason. A
+:class:`HoldSet` reserves part of an account's balance (a stake, an exchange exposure); a hold
+is later released (set to 0) or posted (a transfer out of the account plus a smaller hold).
+Balances are never stored on their own: they are the sum of the transfers, kept up to date as
+each batch is applied and checkable by :meth:`Ledger.audit`, which recomputes them from the
+journal.
+
+Money is created only by deposits, transfers out of the :data:`EXTERNAL_ACCOUNT` (the outside
+world, whose balance is minus everything deposited and not withdrawn), so the sum over all
+accounts is always zero.
+
+Every change is a *batch* of entries, validated as a whole and applied all or nothing:
+customer and house accounts never go below zero and never hold more than their balance;
+clearing accounts (money in passage during a settlement) must be back to zero at the end of
+each batch. A storage layer persists a batch in one database transaction through the
+``on_commit`` hook, which is called after validation and before anything changes (if it
+raises, nothing is applied); :meth:`Ledger.from_journal` rebuilds a ledger from the batches.
+
+>>> ledger = Ledger()
+>>> ledger.open_account("alice", AccountKind.CUSTOMER)
+>>> ledger.open_account("house", AccountKind.HOUSE)
+>>> _ = ledger.deposit("d1", "alice", 10_000)
+>>> ledger.set_hold("bet-1", "alice", 2_500)
+>>> ledger.balance("alice"), ledger.held("alice"), ledger.available("alice")
+(10000, 2500, 7500)
+>>> ledger.post_hold("bet-1", "t1", "house", 1_000, "lost bet")
+>>> ledger.balance("alice"), ledger.held("alice"), ledger.balance("house")
+(9000, 1500, 1000)
+>>> ledger.transfer("t2", "alice", "house", 9_000, "too much")
+Traceback (most recent call last):
+...
+twentyone.ledger.errors.InsufficientBalanceError: account alice would be left with 0, less than the 1500 it holds
+>>> ledger.balance("alice"), ledger.audit()
+(9000, True)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
+
+from twentyone.ledger.errors import (
+    DuplicateTransferError,
+    InsufficientBalanceError,
+    LedgerError,
+    UnknownAccountError,
+)
+
+#: The outside world: deposits come from it and withdrawals go to it.
+EXTERNAL_ACCOUNT = "external"
+
+
+class AccountKind(enum.Enum):
+    CUSTOMER = "customer"  # never below zero; holds never above the balance
+    HOUSE = "house"  # the house's own money (commission, market making): same limits
+    CLEARING = "clearing"  # money in passage: back to zero at the end of every batch
+    EXTERNAL = "external"  # the outside world: may go below zero
+
+
+_LIMITED = (AccountKind.CUSTOMER, AccountKind.HOUSE)
+
+
+class OpenAccount(NamedTuple):
+    account: str
+    kind: AccountKind
+
+
+class Transfer(NamedTuple):
+    """``amount`` minor units from ``debit`` to ``credit``."""
+
+    transfer_id: str
+    debit: str
+    credit: str
+    amount: int
+    reason: str
+
+
+class HoldSet(NamedTuple):
+    """The hold ``hold_id`` on ``account`` is now ``amount`` (0 releases it)."""
+
+    hold_id: str
+    account: str
+    amount: int
+
+
+LedgerEntry = OpenAccount | Transfer | HoldSet
+Batch = tuple[LedgerEntry, ...]
+
+
+class Ledger:
+    """Accounts, transfers and holds; see the module documentation."""
+
+    def __init__(self, on_commit: Callable[[Batch], None] | None = None) -> None:
+        self._kinds: dict[str, AccountKind] = {EXTERNAL_ACCOUNT: AccountKind.EXTERNAL}
+        self._balances: dict[str, int] = {EXTERNAL_ACCOUNT: 0}
+        self._held: dict[str, int] = {EXTERNAL_ACCOUNT: 0}
+        self._holds: dict[str, tuple[str, int]] = {}  # hold id -> (account, amount)
+        self._transfer_ids: set[str] = set()
+        self.journal: list[Batch] = []
+        self.on_commit = on_commit
+
+    @classmethod
+    def from_journal(cls, batches: Iterable[Sequence[LedgerEntry]]) -> Ledger:
+        """A ledger rebuilt by applying recorded batches in order."""
+        ledger = cls()
+        for batch in batches:
+            ledger.commit(batch)
+        return ledger
+
+    # -- reading ---------------------------------------------------------------------------
+    def has_account(self, account: str) -> bool:
+        return account in self._kinds
+
+    def kind_or_none(self, account: str) -> AccountKind | None:
+        """The account's kind, or ``None`` if there is no such account."""
+        return self._kinds.get(account)
+
+    def kind(self, account: str) -> AccountKind:
+        self._check_account(account)
+        return self._kinds[account]
+
+    def accounts(self) -> list[str]:
+        return list(self._kinds)
+
+    def balance(self, account: str) -> int:
+        self._check_account(account)
+        return self._balances[account]
+
+    def held(self, account: str) -> int:
+        self._check_account(account)
+        return self._held[account]
+
+    def available(self, account: str) -> int:
+        """Balance minus holds: what the account can still stake or withdraw."""
+        self._check_account(account)
+        return self._balances[account] - self._held[account]
+
+    def hold(self, hold_id: str) -> int:
+        """The amount of a hold (0 if it does not exist or was released)."""
+        found = self._holds.get(hold_id)
+        return 0 if found is None else found[1]
+
+    def holds(self) -> dict[str, tuple[str, int]]:
+        return dict(self._holds)
+
+    def total(self) -> int:
+        """The sum over every account: always 0 in a double-entry ledger."""
+        return sum(self._balances.values())
+
+    def deposited(self) -> int:
+        """Money brought in from outside and not withdrawn."""
+        return -self._balances[EXTERNAL_ACCOUNT]
+
+    def audit(self) -> bool:
+        """Recompute every balance and hold from the journal and compare; raise if different."""
+        balances = dict.fromkeys(self._kinds, 0)
+        holds: dict[str, tuple[str, int]] = {}
+        for batch in self.journal:
+            for entry in batch:
+                if isinstance(entry, Transfer):
+                    balances[entry.debit] -= entry.amount
+                    balances[entry.credit] += entry.amount
+                elif isinstance(entry, HoldSet):
+                    holds[entry.hold_id] = (entry.account, entry.amount)
+        held = dict.fromkeys(self._kinds, 0)
+        for account, amount in holds.values():
+            held[account] += amount
+        if balances != self._balances or held != self._held or sum(balances.values()) != 0:
+            raise LedgerError("the ledger's balances differ from its journal")  # pragma: no cover
+        return True
+
+    # -- changing ----------------------------------------------------------------------------
+    def open_account(self, account: str, kind: AccountKind) -> None:
+        self.commit((OpenAccount(account, kind),))
+
+    def transfer(
+        self, transfer_id: str, debit: str, credit: str, amount: int, reason: str
+    ) -> Transfer:
+        entry = Transfer(transfer_id, debit, credit, amount, reason)
+        self.commit((entry,))
+        return entry
+
+    def deposit(
+        self, transfer_id: str, account: str, amount: int, reason: str = "deposit"
+    ) -> Transfer:
+        return self.transfer(transfer_id, EXTERNAL_ACCOUNT, account, amount, reason)
+
+    def withdraw(
+        self, transfer_id: str, account: str, amount: int, reason: str = "withdrawal"
+    ) -> Transfer:
+        return self.transfer(transfer_id, account, EXTERNAL_ACCOUNT, amount, reason)
+
+    def set_hold(self, hold_id: str, account: str, amount: int) -> None:
+        """Create, change or (with 0) release a hold. The hot path of the exchange: kept lean."""
+        old = self._holds.get(hold_id)
+        if type(amount) is not int or old is None or old[0] != account or amount < 0:
+            self.commit((HoldSet(hold_id, account, amount),))
+            return
+        held = self._held[account] + amount - old[1]
+        if held > self._balances[account]:
+            raise InsufficientBalanceError(
+                f"account {account} would hold {held} with a balance of {self._balances[account]}"
+                " (it may not hold more than it has)"
+            )
+        batch = (HoldSet(hold_id, account, amount),)
+        if self.on_commit is not None:
+            self.on_commit(batch)
+        self._held[account] = held
+        if amount:
+            self._holds[hold_id] = (account, amount)
+        else:
+            del self._holds[hold_id]
+        self.journal.append(batch)
+
+    def release_hold(self, hold_id: str) -> None:
+        found = self._holds.get(hold_id)
+        if found is None:
+            raise LedgerError(f"there is no hold {hold_id!r} to release")
+        self.set_hold(hold_id, found[0], 0)
+
+    def post_hold(
+        self, hold_id: str, transfer_id: str, credit: str, amount: int, reason: str
+    ) -> None:
+        """Move ``amount`` of a hold to ``credit``; the hold keeps what is left of it."""
+        found = self._holds.get(hold_id)
+        if found is None:
+            raise LedgerError(f"there is no hold {hold_id!r} to post")
+        account, held = found
+        if amount > held:
+            raise LedgerError(f"cannot post {amount} from hold {hold_id!r} of {held}")
+        self.commit(
+            (
+                Transfer(transfer_id, account, credit, amount, reason),
+                HoldSet(hold_id, account, held - amount),
+            )
+        )
+
+    def commit(self, batch: Sequence[LedgerEntry]) -> None:
+        """Validate a batch as a whole, hand it to ``on_commit``, then apply it (all or nothing)."""
+        batch = tuple(batch)
+        kinds: dict[str, AccountKind] = {}
+        balances: dict[str, int] = {}
+        held: dict[str, int] = {}
+        holds: dict[str, tuple[str, int]] = {}
+        transfer_ids: set[str] = set()
+
+        def kind_of(account: str) -> AccountKind:
+            found = kinds.get(account) or self._kinds.get(account)
+            if found is None:
+                raise UnknownAccountError(f"there is no account {account!r}")
+            return found
+
+        def touch(account: str) -> None:
+            kind_of(account)
+            if account not in balances:
+                balances[account] = self._balances.get(account, 0)
+                held[account] = self._held.get(account, 0)
+
+        for entry in batch:
+            if isinstance(entry, OpenAccount):
+                if not entry.account or entry.account in self._kinds or entry.account in kinds:
+                    raise DuplicateTransferError(
+                        f"account {entry.account!r} already exists (or the name is empty)"
+                    )
+                kinds[entry.account] = entry.kind
+                touch(entry.account)
+            elif isinstance(entry, Transfer):
+                if entry.transfer_id in self._transfer_ids or entry.transfer_id in transfer_ids:
+                    raise DuplicateTransferError(
+                        f"transfer id {entry.transfer_id!r} was used before"
+                    )
+                if type(entry.amount) is not int or entry.amount <= 0:
+                    raise LedgerError(
+                        f"transfer {entry.transfer_id!r}: the amount must be a positive whole"
+                        f" number of minor units, got {entry.amount!r}"
+                    )
+                if entry.debit == entry.credit:
+                    raise LedgerError(
+                        f"transfer {entry.transfer_id!r} moves money to its own account"
+                    )
+                if not entry.reason:
+                    raise LedgerError(f"transfer {entry.transfer_id!r} needs a reason")
+                transfer_ids.add(entry.transfer_id)
+                touch(entry.debit)
+                touch(entry.credit)
+                balances[entry.debit] -= entry.amount
+                balances[entry.credit] += entry.amount
+            else:
+                if type(entry.amount) is not int or entry.amount < 0:
+                    raise LedgerError(
+                        f"hold {entry.hold_id!r}: the amount must be a whole number of minor units"
+                        f" >= 0, got {entry.amount!r}"
+                    )
+                touch(entry.account)
+                if kind_of(entry.account) not in _LIMITED:
+                    raise LedgerError(f"account {entry.account!r} cannot carry holds")
+                previous = holds.get(entry.hold_id) or self._holds.get(entry.hold_id)
+                if previous is not None:
+                    if previous[0] != entry.account:
+                        raise LedgerError(
+                            f"hold {entry.hold_id!r} belongs to account {previous[0]!r},"
+                            f" not {entry.account!r}"
+                        )
+                    held[entry.account] -= previous[1]
+                held[entry.account] += entry.amount
+                holds[entry.hold_id] = (entry.account, entry.amount)
+        for account, balance in balances.items():
+            kind = kind_of(account)
+            if kind is AccountKind.CLEARING and balance != 0:
+                raise LedgerError(
+                    f"clearing account {account!r} would end the batch at {balance}, not 0"
+                )
+            if kind in _LIMITED:
+                if balance < 0:
+                    raise InsufficientBalanceError(
+                        f"account {account} would go below zero ({balance}); it has"
+                        f" {self._balances.get(account, 0)}"
+                    )
+                if held[account] > balance and held[account] > self._held.get(account, 0):
+                    raise InsufficientBalanceError(
+                        f"account {account} would hold {held[account]} with a balance of"
+                        f" {balance} (it may not hold more than it has)"
+                    )
+                if held[account] > balance:
+                    raise InsufficientBalanceError(
+                        f"account {account} would be left with {balance}, less than the"
+                        f" {held[account]} it holds"
+                    )
+        if self.on_commit is not None:
+            self.on_commit(batch)
+        self._kinds.update(kinds)
+        self._balances.update(balances)
+        self._held.update(held)
+        for hold_id, (account, amount) in holds.items():
+            if amount:
+                self._holds[hold_id] = (account, amount)
+            else:
+                self._holds.pop(hold_id, None)
+        self._transfer_ids |= transfer_ids
+        self.journal.append(batch)
+
+    def _check_account(self, account: str) -> None:
+        if account not in self._kinds:
+            raise UnknownAccountError(f"there is no account {account!r}")
