@@ -182,7 +182,9 @@ def play(table: VinteTable, source: RandomSource, console: Console, hints: bool)
     bot = VinteBot(read_stands=True)
     names = [seat.name for seat in table.seats]
     state = new_match(table, source)
-    console.print(f"{names[state.banker]} is drawn to hold the bank first.")
+    first = names[state.banker]
+    verb = "are" if first == "You" else "is"
+    console.print(f"{first} {verb} drawn to hold the bank first.")
     printed = 0
     while state.phase is not Phase.OVER:
         if state.phase is Phase.DEAL:
