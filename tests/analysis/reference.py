@@ -8,8 +8,9 @@ What it does differently from the fast engine, on purpose:
   player draws is drawn with the hole card out of the shoe (no "unnormalised" values);
 - a split to two hands is played out in the true dealing order: both second cards, the first
   hand to the end, the second hand, then the dealer, every card from the shoe left.
-  Resplits are computed in the pair-card model of the docs (``docs/analysis.md``), by
-  enumerating the second cards one by one.
+  Resplits are played out the same way (a resplit hand gets its second cards at once and
+  is played next). ``split_model`` keeps the older "pair-card model" (other hands'
+  non-pair second cards treated as unseen cards), only to show that it is not the game.
 
 Only finite shoes; values are fractions of one unit bet. Compositions are tuples of ten
 counts (index 0 = ace, 9 = ten-value).
@@ -324,7 +325,11 @@ class Reference:
                 continue
             for index in (0, 1, 2, 3, 4, 6):
                 value += results[index] * stake * self.payoff(total, index)
-            value -= results[5] * self.blackjack_loss(stake)
+            if self.rules.enhc_loses is EnhcLoses.ALL:
+                value -= results[5] * stake
+        if self.rules.enhc_loses is EnhcLoses.ORIGINAL and any(t <= 21 for t, _ in done):
+            # Original bets only: the box's remaining stakes lose one original bet in all.
+            value -= results[5]
         return value
 
     # ---- the pair-card model of resplits ---------------------------------------------------
@@ -353,7 +358,8 @@ class Reference:
         return scale * value
 
     def split_model(self, pair: int) -> F:
-        """Splitting with resplits up to the rules' limit, in the pair-card model."""
+        """Splitting with resplits up to the rules' limit, in the (approximate) pair-card model
+        that the engine used before it became exact; kept to measure what it missed."""
         rules = self.rules
         start = _add(self.shoe, pair, -2)
         pair_left, others = start[pair], sum(start) - start[pair]

@@ -15,6 +15,7 @@ allow it after a split), and the shape of a split is tracked through the pair ca
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -25,7 +26,7 @@ from twentyone.analysis import kernels
 from twentyone.analysis.composition import ACE, TEN, full_shoe_counts, infinite_probabilities
 from twentyone.analysis.dealer_table import DealerTable, dealer_table
 from twentyone.analysis.hands import HandSpace, hand_space
-from twentyone.analysis.splits import split_shape
+from twentyone.analysis.splits import SplitShape, all_hands_chance, split_shape
 from twentyone.analysis.support import check_supported
 from twentyone.errors import InvalidRulesError
 from twentyone.rules import EnhcLoses, Peek, Rules, SplitBy, Surrender, Ties
@@ -113,11 +114,22 @@ class UpcardContext:
     base: HandPass = field(init=False)
 
     def evaluate(
-        self, strategy: IntArray, need: IntArray, shift: FloatArray | None = None
+        self,
+        strategy: IntArray,
+        need: IntArray,
+        shift: FloatArray | None = None,
+        *,
+        blackjack_pushes: bool = False,
+        dealer: FloatArray | None = None,
     ) -> HandPass:
+        """One kernel pass; ``blackjack_pushes``: a hand not bust loses nothing to an unseen
+        dealer blackjack (split hands under original-bets-only: the box pays once);
+        ``dealer``: the dealer's results by hand if already known (:meth:`dealer_for_shifts`)."""
         space = self.setup.space
         rules = self.setup.rules
         loss = np.array([0.0, 1.0, 2.0 if rules.enhc_loses is EnhcLoses.ALL else 1.0])
+        if blackjack_pushes:
+            loss = np.zeros(3)
         shift_array = np.zeros(10) if shift is None else shift
         arrays = kernels.evaluate_hands(
             self.shoe,
@@ -129,13 +141,58 @@ class UpcardContext:
             shift_array,
             strategy,
             need,
-            self.dealer_for(need, shift_array),
+            self.dealer_for(need, shift_array) if dealer is None else dealer,
             self.peeked,
             TEN if self.upcard == ACE else ACE,
             loss,
             rules.ties is Ties.DEALER_WINS,
         )
         return HandPass(*arrays)
+
+    def dealer_for_shifts(self, need: IntArray, shifts: Sequence[FloatArray]) -> list[FloatArray]:
+        """:meth:`dealer_for` for several shifts at once, each distinct shoe computed once
+        (a hand with a pair card more and one pair card less shifted leaves the same shoe)."""
+        if self.setup.infinite or not shifts:
+            return [self.dealer_for(need, shift) for shift in shifts]
+        wanted = np.flatnonzero(need).astype(np.int64)
+        counts = self.setup.space.counts[wanted]
+        removed = np.concatenate([counts + shift.astype(np.int64) for shift in shifts])
+        # One integer per removed composition (counts stay far below 64): a 1-d unique is fast.
+        keys = removed @ (64 ** np.arange(10, dtype=np.int64))
+        unique_keys, first, which = np.unique(keys, return_index=True, return_inverse=True)
+        known_keys, known_rows = _known_split_dealers(self)
+        where = np.searchsorted(known_keys, unique_keys)
+        known = where < len(known_keys)
+        known[known] = known_keys[where[known]] == unique_keys[known]
+        results = np.empty((len(unique_keys), 7))
+        results[known] = known_rows[where[known]]
+        missing = ~known
+        if missing.any():
+            table = self.table
+            shoes = removed[first[missing]]
+            results[missing] = kernels.dealer_batch(
+                self.shoe,
+                shoes,
+                np.arange(len(shoes), dtype=np.int64),
+                np.zeros(10),
+                table.sparse_start,
+                table.sparse_index,
+                table.sparse_count,
+                table.orderings,
+                table.outcome,
+                table.size,
+            )
+            merged_keys = np.concatenate([known_keys, unique_keys[missing]])
+            merged_rows = np.concatenate([known_rows, results[missing]])
+            order = np.argsort(merged_keys)
+            _SPLIT_DEALERS[self.upcard] = (self, merged_keys[order], merged_rows[order])
+        found = []
+        positions = which.reshape(-1)
+        for index in range(len(shifts)):
+            dealer = np.zeros((len(need), 7))
+            dealer[wanted] = results[positions[index * len(wanted) : (index + 1) * len(wanted)]]
+            found.append(dealer)
+        return found
 
     def dealer_for(self, need: IntArray, shift: FloatArray) -> FloatArray:
         """The dealer's result probabilities for the shoe of every needed hand."""
@@ -175,6 +232,19 @@ class UpcardContext:
         if self.peeked:
             return -0.5 * float(base.no_blackjack[hand])
         return -0.5 * float(base.no_blackjack[hand]) - float(base.blackjack[hand])
+
+
+#: The dealer's results for split shoes already computed, by up card, for the latest context
+#: of each up card only (the optimal analysis and the chart's splits need mostly the same
+#: shoes; one context per up card bounds the memory): (context, sorted keys, rows).
+_SPLIT_DEALERS: dict[int, tuple[UpcardContext, IntArray, FloatArray]] = {}
+
+
+def _known_split_dealers(context: UpcardContext) -> tuple[IntArray, FloatArray]:
+    memo = _SPLIT_DEALERS.get(context.upcard)
+    if memo is None or memo[0] is not context:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 7))
+    return memo[1], memo[2]
 
 
 def infinite_dealer(probabilities: FloatArray, table: DealerTable) -> FloatArray:
@@ -269,53 +339,246 @@ def best_split_hand_move(context: UpcardContext, hand: int, pair: int) -> int:
 
 
 def split_value(context: UpcardContext, pair: int, strategy: IntArray) -> float:
-    """Value (peek-weighted like every other option) of splitting a pair of ``pair``."""
+    """Value (peek-weighted like every other option) of splitting a pair of ``pair``.
+
+    Exact for finite and infinite shoes (see ``docs/analysis.md``, "Exact resplits"): each
+    finished split hand is valued on the shoe without the pair cards drawn before it and
+    without the known non-pair second cards drawn before it (unseen, so averaged over them).
+    Under original-bets-only against an unseen dealer blackjack the box loses one bet unless
+    every split hand is bust (the chance that all bust is the one approximate term, finite
+    shoes only).
+    """
+    rules = context.setup.rules
+    shoe = context.shoe.copy()
+    if not context.setup.infinite:
+        shoe[pair] -= 2.0  # both pair cards are in the split hands
+        if shoe[pair] < 0:
+            return float("nan")
+    one_bet_per_box = not context.peeked and rules.enhc_loses is EnhcLoses.ORIGINAL
+    start = _split_start(context, pair, strategy)
+
+    def played(shifts: list[FloatArray]) -> list[FloatArray]:
+        dealers = context.dealer_for_shifts(start, shifts)
+        return [
+            context.evaluate(
+                strategy, start.copy(), shift, blackjack_pushes=one_bet_per_box, dealer=dealer
+            ).played
+            for shift, dealer in zip(shifts, dealers, strict=True)
+        ]
+
+    shape, averages = _split_averages(context, pair, shoe, played)
+    value = 0.0
+    for state, (non_pair_value, any_value) in averages.items():
+        value += shape.non_pair_after.get(state, 0.0) * non_pair_value
+        value += shape.any_card_after.get(state, 0.0) * any_value
+    if one_bet_per_box:
+        value -= _one_bet_lost(context, pair, shoe, strategy, start)
+    return value
+
+
+def _one_bet_lost(
+    context: UpcardContext, pair: int, shoe: FloatArray, strategy: IntArray, start: IntArray
+) -> float:
+    """P(dealer blackjack and some split hand not bust): the box's one original bet lost.
+
+    The dealer's second card is exchangeable with a card set aside before the split, so
+    P(blackjack and all bust) = P(blackjack) * P(all bust | that card out of the shoe); the
+    hands' bust chances are combined as if independent given the split's shape (exact for
+    the infinite shoe; in finite shoes it misses their small correlation).
+    """
+    setup = context.setup
+    space = setup.space
+    if context.upcard not in (ACE, TEN):
+        return 0.0
+    blackjack_card = TEN if context.upcard == ACE else ACE
+    if setup.infinite:
+        blackjack = float(shoe[blackjack_card])
+        reduced = shoe
+    else:
+        blackjack = float(shoe[blackjack_card] / shoe.sum())
+        reduced = shoe.copy()
+        reduced[blackjack_card] -= 1.0
+    if blackjack <= 0.0:
+        return 0.0
+
+    def busts(shifts: list[FloatArray]) -> list[FloatArray]:
+        return [
+            kernels.bust_chances(
+                context.shoe,
+                setup.infinite,
+                space.counts,
+                space.total,
+                space.child,
+                space.by_hard_desc,
+                shift,
+                strategy,
+                start,
+            )
+            for shift in shifts
+        ]
+
+    _, averages = _split_averages(context, pair, reduced, busts)
+    rules = setup.rules
+    can_resplit = pair != ACE or rules.resplit_aces
+    others = None if setup.infinite else float(reduced.sum() - reduced[pair])
+
+    def chances(pairs_out: int, unseen: int) -> tuple[float, float]:
+        return averages.get((pairs_out, unseen), (0.0, 0.0))
+
+    all_bust = all_hands_chance(rules.max_hands, can_resplit, float(reduced[pair]), others, chances)
+    return blackjack * (1.0 - all_bust)
+
+
+def _split_averages(
+    context: UpcardContext,
+    pair: int,
+    shoe: FloatArray,
+    passes_of: Callable[[list[FloatArray]], list[FloatArray]],
+) -> tuple[SplitShape[float], dict[tuple[int, int], tuple[float, float]]]:
+    """The split's shape and, for every state (pair cards out, non-pair cards unseen), the
+    per-hand quantity ``passes_of`` computes (values or bust chances by hand, one array for each
+    ``shift`` of cards removed) averaged over a non-pair second card and over any card.
+
+    ``shoe``: after the up card and both pair cards (finite), or the probabilities (infinite).
+    """
     setup = context.setup
     rules = setup.rules
     space = setup.space
-    hands = len(space.total)
     can_resplit = pair != ACE or rules.resplit_aces
     if setup.infinite:
-        shape = split_shape(rules.max_hands, can_resplit, float(context.shoe[pair]), None)
-        pair_cards, others = 0.0, 0.0
-    else:
-        pair_cards = float(context.shoe[pair]) - 2.0
-        others = float(context.shoe.sum()) - float(context.shoe[pair])
-        if pair_cards < 0:
-            return float("nan")
-        shape = split_shape(rules.max_hands, can_resplit, pair_cards, others)
-    most_pairs = max([0, *shape.non_pair, *shape.any_card])
-    start = np.zeros(hands, dtype=np.int64)
+        shape = split_shape(rules.max_hands, can_resplit, float(shoe[pair]), None)
+        column = passes_of([np.zeros(10)])[0]
+        non_pair_value, any_value = 0.0, 0.0
+        for second in range(10):
+            hand = space.two_card[pair, second]
+            chance = float(shoe[second])
+            any_value += chance * float(column[hand])
+            if second != pair:
+                non_pair_value += chance / (1.0 - float(shoe[pair])) * float(column[hand])
+        return shape, {state: (non_pair_value, any_value) for state in _states(shape)}
+    others = float(shoe.sum() - shoe[pair])
+    shape = split_shape(rules.max_hands, can_resplit, float(shoe[pair]), others)
+    states = _states(shape)
+    shifts = []
+    for pairs_out in range(max((k + n for k, n in states), default=0) + 1):
+        shift = np.zeros(10)
+        shift[pair] = 1.0 + pairs_out
+        shift += context.shoe - 2.0 * _unit(pair) - shoe  # cards set aside beyond the pair
+        shifts.append(shift)
+    columns = passes_of(shifts)
+    hand_values = unseen_non_pair_values(space, pair, shoe, columns, states)
+    averages: dict[tuple[int, int], tuple[float, float]] = {}
+    for pairs_out, unseen in sorted(states):
+        # The shoe before this hand's second card: pair cards out, ``unseen`` non-pairs gone.
+        left = shoe.copy()
+        left[pair] -= pairs_out
+        size = float(left.sum())
+        non_pair_value, any_value = 0.0, 0.0
+        for second in range(10):
+            hand = space.two_card[pair, second]
+            if hand < 0 or left[second] <= 0:
+                continue
+            hand_value = hand_values[pairs_out, unseen][second]
+            if second == pair:
+                any_chance = left[second] / (size - unseen)
+            else:
+                non_pair_value += left[second] / others * hand_value
+                any_chance = left[second] / others * (others - unseen) / (size - unseen)
+            any_value += any_chance * hand_value
+        averages[pairs_out, unseen] = (float(non_pair_value), float(any_value))
+    return shape, averages
+
+
+def _unit(value: int) -> FloatArray:
+    unit = np.zeros(10)
+    unit[value] = 1.0
+    return unit
+
+
+def _states(shape: SplitShape[float]) -> set[tuple[int, int]]:
+    return {
+        state
+        for table in (shape.non_pair_after, shape.any_card_after)
+        for state, mass in table.items()
+        if mass > 0.0
+    }
+
+
+def unseen_non_pair_values(
+    space: HandSpace,
+    pair: int,
+    shoe: FloatArray,
+    columns: Sequence[FloatArray],
+    states: set[tuple[int, int]],
+) -> dict[tuple[int, int], list[float]]:
+    """``U[K, N][c]``: the value of the split hand (pair, c) when ``K`` more pair cards and
+    ``N`` random non-pair cards (unseen) have left ``shoe`` (the shoe after the up card and both
+    pair cards); ``columns[K]`` holds the plain values (by hand) with ``K`` more pair cards out.
+
+    Removing ``m`` cards at random does not change a hand's value (the shoe's value is a
+    martingale), and ``j`` of them are pair cards with hypergeometric chance ``h(j)``, so
+    ``U[K, 0] = sum_j h(j) U[K + j, m - j]``: every ``U[K, N]`` follows from plain passes
+    with ``K .. K + N`` pair cards out (no pass over unseen cards is needed).
+    """
+    others = round(float(shoe.sum() - shoe[pair]))
+    found: dict[tuple[int, int], list[float]] = {state: [0.0] * 10 for state in states}
+    for second in range(10):
+        hand = int(space.two_card[pair, second])
+        if hand < 0:
+            continue
+        column = [float(played[hand]) for played in columns]
+        pair_cards = round(float(shoe[pair])) - (1 if second == pair else 0)
+        non_pairs = others - (0 if second == pair else 1)
+        known: dict[tuple[int, int], float] = {}
+        for pairs_out, unseen in states:
+            found[pairs_out, unseen][second] = _unseen_value(
+                column, pair_cards, non_pairs, pairs_out, unseen, known
+            )
+    return found
+
+
+def _unseen_value(
+    column: list[float],
+    pair_cards: int,
+    non_pairs: int,
+    pairs_out: int,
+    unseen: int,
+    known: dict[tuple[int, int], float],
+) -> float:
+    """One ``U[K, N]`` of :func:`unseen_non_pair_values` for one hand, by the recursion there:
+    ``column[K]`` is the plain value with K more pair cards out; ``known`` memoises."""
+    if unseen == 0:
+        return column[pairs_out]
+    if (pairs_out, unseen) in known:
+        return known[pairs_out, unseen]
+    pairs_left = pair_cards - pairs_out
+    if pairs_left < 0 or non_pairs < unseen:
+        return 0.0  # the state cannot occur
+    ways = math.comb(pairs_left + non_pairs, unseen)
+    rest = column[pairs_out]
+    for pairs_among in range(1, min(unseen, pairs_left) + 1):
+        chance = math.comb(pairs_left, pairs_among) * math.comb(non_pairs, unseen - pairs_among)
+        rest -= (
+            chance
+            / ways
+            * _unseen_value(
+                column, pair_cards, non_pairs, pairs_out + pairs_among, unseen - pairs_among, known
+            )
+        )
+    known[pairs_out, unseen] = rest / (math.comb(non_pairs, unseen) / ways)
+    return known[pairs_out, unseen]
+
+
+def _split_start(context: UpcardContext, pair: int, strategy: IntArray) -> IntArray:
+    """Every hand a split hand can reach (2 = all values, 1 = stand only)."""
+    space = context.setup.space
+    start = np.zeros(len(space.total), dtype=np.int64)
     for second in range(10):
         hand = space.two_card[pair, second]
         if hand >= 0:
             start[hand] = 2
     kernels.mark_needed(space.child, space.total, space.by_hard_desc, strategy, start)
-    value = 0.0
-    for extra in range(most_pairs + 1):
-        shift = np.zeros(10)
-        shift[pair] = 1.0 + extra
-        played = context.evaluate(strategy, start, shift).played
-        non_pair_value, any_value = 0.0, 0.0
-        for second in range(10):
-            hand = space.two_card[pair, second]
-            if setup.infinite:
-                chance = float(context.shoe[second])
-                non_pair_chance = chance / (1.0 - float(context.shoe[pair]))
-            else:
-                count = float(context.shoe[second]) - (2.0 if second == pair else 0.0)
-                if second == pair:
-                    count -= extra
-                left = pair_cards + others - extra
-                chance = max(count, 0.0) / left if left > 0 else 0.0
-                non_pair_chance = float(context.shoe[second]) / others if others > 0 else 0.0
-            if chance > 0:
-                any_value += chance * float(played[hand])
-            if second != pair and non_pair_chance > 0:
-                non_pair_value += non_pair_chance * float(played[hand])
-        value += shape.non_pair.get(extra, 0.0) * non_pair_value
-        value += shape.any_card.get(extra, 0.0) * any_value
-    return value
+    return start
 
 
 @dataclass(frozen=True)

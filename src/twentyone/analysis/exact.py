@@ -18,7 +18,7 @@ from fractions import Fraction
 from twentyone.analysis.composition import ACE, TEN, infinite_probabilities
 from twentyone.analysis.dealer_table import BLACKJACK, BUST, dealer_table
 from twentyone.analysis.engine import can_split, is_peeked, may_double
-from twentyone.analysis.splits import split_shape
+from twentyone.analysis.splits import all_hands_chance, split_shape
 from twentyone.analysis.support import check_supported
 from twentyone.errors import InvalidRulesError
 from twentyone.rules import EnhcLoses, Rules, Surrender, Ties
@@ -95,31 +95,78 @@ class _Upcard:
                 value += P[card] * self.stand(_total(grown, ace or card == ACE), 2)
         return value
 
-    def split_hand(self, pair: int, second: int) -> Fraction:
-        """A two-card split hand played with the best move allowed after a split."""
+    def split_move(self, pair: int, second: int) -> str:
+        """CDZ-: the best move allowed after a split for a two-card split hand."""
         hard = pair + second + 2
         ace = ACE in (pair, second)
         total = _total(hard, ace)
-        options = [self.stand(total, 1)]
+        options = {"stand": self.stand(total, 1)}
         if total < 21 and (pair != ACE or self.rules.hit_split_aces):
-            options.append(self.hit(hard, ace))
+            options["hit"] = self.hit(hard, ace)
             if pair != ACE and self.rules.double_after_split and may_double(self.rules, total):
-                options.append(self.double(hard, ace))
-        return max(options)
+                options["double"] = self.double(hard, ace)
+        return max(options, key=lambda move: options[move])
+
+    @functools.cache  # noqa: B019 - one short-lived object per analysis
+    def played(self, hard: int, ace: bool, move: str, pushes: bool) -> tuple[Fraction, Fraction]:
+        """(value, P(bust)) of a hand playing ``move`` then optimally (stand on ties); with
+        ``pushes`` a hand not bust loses nothing to a dealer blackjack (original bets only:
+        the box's one bet is charged once, see :meth:`split`)."""
+        total = _total(hard, ace)
+        stake = 2 if move == "double" else 1
+        if move == "stand" or total == 21:
+            value = self.stand(total, 1)
+            if pushes:
+                value += self.blackjack
+            return value, Fraction(0)
+        value, bust = Fraction(0), Fraction(0)
+        for card in range(10):
+            grown = hard + card + 1
+            if grown > 21:
+                value += P[card] * self.bust(stake)
+                bust += P[card]
+            elif move == "double":
+                stood = self.stand(_total(grown, ace or card == ACE), 2)
+                value += P[card] * (stood + (self.loss2 * self.blackjack if pushes else 0))
+            else:
+                hand_ace = ace or card == ACE
+                grown_total = _total(grown, hand_ace)
+                stand_more = grown_total == 21 or self.stand(grown_total, 1) >= self.hit(
+                    grown, hand_ace
+                )
+                more = self.played(grown, hand_ace, "stand" if stand_more else "hit", pushes)
+                value += P[card] * more[0]
+                bust += P[card] * more[1]
+        return value, bust
 
     def split(self, pair: int) -> Fraction:
         rules = self.rules
         can_resplit = pair != ACE or rules.resplit_aces
         shape = split_shape(rules.max_hands, can_resplit, P[pair], None)
-        values = [self.split_hand(pair, second) for second in range(10)]
-        any_card = sum((P[s] * values[s] for s in range(10)), Fraction(0))
-        non_pair = sum((P[s] * values[s] for s in range(10) if s != pair), Fraction(0)) / (
-            1 - P[pair]
-        )
-        return (
+        one_bet = not self.peeked and rules.enhc_loses is EnhcLoses.ORIGINAL
+        hands = [
+            self.played(pair + s + 2, ACE in (pair, s), self.split_move(pair, s), one_bet)
+            for s in range(10)
+        ]
+
+        def averages(index: int) -> tuple[Fraction, Fraction]:
+            non_pair = sum((P[s] * hands[s][index] for s in range(10) if s != pair), Fraction(0))
+            any_card = sum((P[s] * hands[s][index] for s in range(10)), Fraction(0))
+            return non_pair / (1 - P[pair]), any_card
+
+        non_pair, any_card = averages(0)
+        value = (
             sum(shape.non_pair.values(), Fraction(0)) * non_pair
             + sum(shape.any_card.values(), Fraction(0)) * any_card
         )
+        if one_bet and self.blackjack:
+            # A dealer blackjack takes one original bet from the box unless every hand is bust.
+            busts = averages(1)
+            all_bust = all_hands_chance(
+                rules.max_hands, can_resplit, P[pair], None, lambda pairs, unseen: busts
+            )
+            value -= self.blackjack * (1 - all_bust)
+        return value
 
     def options(self, first: int, second: int) -> dict[str, Fraction]:
         rules = self.rules

@@ -335,3 +335,41 @@ def total_dependent_pass(  # type: ignore[no-untyped-def]
             played[hand] = hit[hand] if rule == 1 and total[hand] < 21 else stand1[hand]
         position = end
     return hit_hard, hit_soft, played, hit
+
+
+@njit(cache=True)
+def bust_chances(shoe, infinite, counts, total, child, order, shift, strategy, need):  # type: ignore[no-untyped-def]
+    """P(the hand busts) for every needed hand played by ``strategy`` (STAND / HIT / DOUBLE)
+    from ``shoe - counts[h] - shift`` (finite) or the infinite shoe ``shoe``."""
+    hands = len(order)
+    bust = np.zeros(hands)
+    for position in range(hands):
+        hand = order[position]
+        rule = strategy[hand]
+        if need[hand] != 2 or rule == STAND or total[hand] == 21:
+            continue
+        remaining = 0.0
+        possible = True
+        for value in range(10):
+            if not infinite:
+                left = shoe[value] - counts[hand, value] - shift[value]
+                if left < 0:
+                    possible = False
+                remaining += left
+        if not possible or (not infinite and remaining < 1.0):
+            continue
+        chance = 0.0
+        for value in range(10):
+            if infinite:
+                draw = shoe[value]
+            else:
+                draw = (shoe[value] - counts[hand, value] - shift[value]) / remaining
+            if draw <= 0.0:
+                continue
+            grown = child[hand, value]
+            if grown == -1:
+                chance += draw
+            elif grown >= 0 and rule == HIT:
+                chance += draw * bust[grown]
+        bust[hand] = chance
+    return bust

@@ -17,6 +17,7 @@ Fraction(363, 169)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, TypeVar
@@ -27,10 +28,15 @@ Number = TypeVar("Number", float, Fraction)
 @dataclass
 class SplitShape(Generic[Number]):
     """``non_pair[K]`` / ``any_card[K]``: expected number of finished hands whose second card
-    was a known non-pair card / any card, ``K`` pair cards having been drawn before it."""
+    was a known non-pair card / any card, ``K`` pair cards having been drawn before it.
+
+    ``non_pair_after[K, N]`` / ``any_card_after[K, N]``: the same, split further by the number
+    ``N`` of known non-pair second cards drawn before it (the exact finite-shoe method)."""
 
     non_pair: dict[int, Number] = field(default_factory=dict)
     any_card: dict[int, Number] = field(default_factory=dict)
+    non_pair_after: dict[tuple[int, int], Number] = field(default_factory=dict)
+    any_card_after: dict[tuple[int, int], Number] = field(default_factory=dict)
 
 
 def split_shape(
@@ -56,6 +62,7 @@ def split_shape(
                 continue
             if 2 + pairs >= limit:
                 _add(shape.any_card, pairs, probability * waiting, zero)
+                _add(shape.any_card_after, (pairs, non_pairs), probability * waiting, zero)
                 continue
             if others is None:
                 pair_probability = pair_cards
@@ -67,10 +74,65 @@ def split_shape(
                 mass[key] = mass.get(key, zero) + probability * pair_probability
             if pair_probability < 1:
                 _add(shape.non_pair, pairs, probability * (1 - pair_probability), zero)
+                _add(
+                    shape.non_pair_after,
+                    (pairs, non_pairs),
+                    probability * (1 - pair_probability),
+                    zero,
+                )
                 key = (pairs, non_pairs + 1)
                 mass[key] = mass.get(key, zero) + probability * (1 - pair_probability)
     return shape
 
 
-def _add(table: dict[int, Number], key: int, amount: Number, zero: Number) -> None:
+Key = TypeVar("Key", int, tuple[int, int])
+
+
+def all_hands_chance(
+    max_hands: int,
+    can_resplit: bool,
+    pair_cards: Number,
+    others: Number | None,
+    chances: Callable[[int, int], tuple[Number, Number]],
+) -> Number:
+    """E[product over the finished hands of their chance]: ``chances(K, N)`` = (chance of a
+    hand whose second card is a known non-pair card, of one whose second card is any card),
+    ``K`` pair cards and ``N`` non-pair cards having been drawn before it. With each hand's
+    bust chance this is P(every split hand busts) when the hands bust independently given
+    the split's shape (the same walk as :func:`split_shape`; arguments as there).
+
+    >>> all_hands_chance(2, True, Fraction(1, 4), None, lambda k, n: (Fraction(1, 2), Fraction(2, 5)))
+    Fraction(4, 25)
+    """
+    zero = pair_cards * 0
+    limit = max_hands if can_resplit else 2
+    result = zero
+    mass: dict[tuple[int, int], Number] = {(0, 0): zero + 1}
+    for pairs in range(max(limit - 1, 1)):
+        for non_pairs in range(pairs + 2):
+            probability = mass.pop((pairs, non_pairs), zero)
+            if probability == 0:
+                continue
+            waiting = 2 + pairs - non_pairs
+            non_pair_chance, any_chance = chances(pairs, non_pairs)
+            if 2 + pairs >= limit:
+                result += probability * any_chance**waiting
+                continue
+            if others is None:
+                pair_probability = pair_cards
+            else:
+                left = pair_cards + others - pairs - non_pairs
+                pair_probability = (pair_cards - pairs) / left if left > 0 else zero
+            if pair_probability > 0:
+                key = (pairs + 1, non_pairs)
+                mass[key] = mass.get(key, zero) + probability * pair_probability
+            if pair_probability < 1:
+                key = (pairs, non_pairs + 1)
+                share = probability * (1 - pair_probability) * non_pair_chance
+                mass[key] = mass.get(key, zero) + share
+    # What is left are the states where every hand has finished.
+    return result + sum(mass.values(), zero)
+
+
+def _add(table: dict[Key, Number], key: Key, amount: Number, zero: Number) -> None:
     table[key] = table.get(key, zero) + amount
