@@ -46,6 +46,18 @@ def matched_pnl(market: Market, customer: str, selection: int) -> dict[str, int]
     return out
 
 
+def unmatched_pnl(market: Market, customer: str, selection: int) -> dict[str, int]:
+    """Per outcome, the sum over the customer's open orders of ``min(0, P&L at the limit)``."""
+    out = dict.fromkeys(("win", "tie", "lose"), 0)
+    for order in market.orders.values():
+        if order.customer != customer or order.selection != selection or not order.remaining:
+            continue
+        for outcome in out:
+            pnl = backer_pnl(order.remaining, price_fraction(order.price), outcome)
+            out[outcome] += min(0, -pnl if order.side is Side.LAY else pnl)
+    return out
+
+
 def settled_net(market: Market, customer: str) -> int:
     """The customer's P&L on the selections settled so far, from the fills alone."""
     names = {"winner": "win", "tied": "tie", "loser": "lose"}

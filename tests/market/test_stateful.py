@@ -9,7 +9,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from tests.market.reference import backer_pnl, expected_hold, matched_pnl, settled_net
+from tests.market.reference import (
+    backer_pnl,
+    expected_hold,
+    matched_pnl,
+    settled_net,
+    unmatched_pnl,
+)
 from twentyone.ledger import AccountKind, Ledger
 from twentyone.market import Market, MarketSettings, MarketStatus, SelectionSpec, replay
 from twentyone.market.errors import CancelRejectedError, OrderRejectedError
@@ -230,6 +236,13 @@ class ExchangeMachine(RuleBasedStateMachine):
             for index in range(len(book.back_sizes)):
                 assert book.back_sizes[index] == sum(o.remaining for o in book.back_levels[index])
                 assert book.lay_sizes[index] == sum(o.remaining for o in book.lay_levels[index])
+                # The incremental bit masks and best prices equal a scan of the levels.
+                assert bool(book.back_mask >> index & 1) == bool(book.back_sizes[index])
+                assert bool(book.lay_mask >> index & 1) == bool(book.lay_sizes[index])
+            backs = [i for i, size in enumerate(book.back_sizes) if size]
+            lays = [i for i, size in enumerate(book.lay_sizes) if size]
+            assert book.best_back == (backs[0] if backs else len(book.back_sizes))
+            assert book.best_lay == (lays[-1] if lays else -1)
 
     @invariant()
     def order_sizes_add_up(self) -> None:
@@ -263,6 +276,21 @@ class ExchangeMachine(RuleBasedStateMachine):
                     continue
                 reference = matched_pnl(self.market, customer, index)
                 assert position.rows[index][:3] == [reference[o] for o in ("win", "tie", "lose")]
+
+    @invariant()
+    def incremental_exposure_equals_a_full_recomputation(self) -> None:
+        exposure = self.market.exposure
+        for customer, position in exposure.customers.items():
+            for index, spec in enumerate(SELECTIONS):
+                if exposure.settled[index]:
+                    continue
+                unmatched = unmatched_pnl(self.market, customer, index)
+                assert position.rows[index][3:] == [unmatched[o] for o in ("win", "tie", "lose")]
+                matched = matched_pnl(self.market, customer, index)
+                outcomes = ("win", "tie", "lose") if spec.can_tie else ("win", "lose")
+                worst = min(matched[o] + unmatched[o] for o in outcomes)
+                assert position.worst[index] == worst
+            assert position.loss == exposure.full_loss(customer)
 
     @invariant()
     def holds_cover_the_worst_case(self) -> None:

@@ -136,7 +136,9 @@ class Ledger:
 
     def available(self, account: str) -> int:
         """Balance minus holds: what the account can still stake or withdraw."""
-        self._check_account(account)
+        balance = self._balances.get(account)
+        if balance is None:
+            self._check_account(account)  # raises: no such account
         return self._balances[account] - self._held[account]
 
     def hold(self, hold_id: str) -> int:
@@ -206,7 +208,7 @@ class Ledger:
                 f"account {account} would hold {held} with a balance of {self._balances[account]}"
                 " (it may not hold more than it has)"
             )
-        batch = (HoldSet(hold_id, account, amount),)
+        batch: Batch = (tuple.__new__(HoldSet, (hold_id, account, amount)),)  # in C: hot path
         if self.on_commit is not None:
             self.on_commit(batch)
         self._held[account] = held

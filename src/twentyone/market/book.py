@@ -9,7 +9,9 @@ is never crossed: every resting lay is priced below every resting back.
 
 Each price level is a FIFO queue. A cancelled order stays in its queue with nothing
 remaining and is skipped (and dropped) when reached, so a cancel is O(1); the level's total
-is kept separately for the views.
+is kept separately for the views. Per side, an integer bit mask has bit ``i`` set when level
+``i`` holds something, so the next best price after a level empties is a bit operation, not
+a walk along the 350 prices.
 
 >>> from twentyone.market.orders import Order, Side
 >>> book = SelectionBook()
@@ -35,7 +37,16 @@ _NO_LAY = -1  # best lay index when no lay rests
 class SelectionBook:
     """Resting orders of one selection by side and ladder index."""
 
-    __slots__ = ("back_levels", "back_sizes", "best_back", "best_lay", "lay_levels", "lay_sizes")
+    __slots__ = (
+        "back_levels",
+        "back_mask",
+        "back_sizes",
+        "best_back",
+        "best_lay",
+        "lay_levels",
+        "lay_mask",
+        "lay_sizes",
+    )
 
     def __init__(self) -> None:
         self.back_levels: list[deque[Order]] = [deque() for _ in range(LADDER_SIZE)]
@@ -44,6 +55,8 @@ class SelectionBook:
         self.lay_sizes = [0] * LADDER_SIZE
         self.best_back = _NO_BACK
         self.best_lay = _NO_LAY
+        self.back_mask = 0  # bit i: back level i is not empty
+        self.lay_mask = 0
 
     def match(self, taker: Order) -> list[tuple[Order, int]]:
         """Fill ``taker`` against the book as far as its limit allows; return (maker, stake)s.
@@ -58,6 +71,7 @@ class SelectionBook:
                 self._fill_level(taker, levels[index], fills, sizes, index)
                 if not sizes[index]:
                     levels[index].clear()
+                    self.lay_mask &= ~(1 << index)
                     self.best_lay = self._next_lay(index)
         else:
             levels, sizes = self.back_levels, self.back_sizes
@@ -66,6 +80,7 @@ class SelectionBook:
                 self._fill_level(taker, levels[index], fills, sizes, index)
                 if not sizes[index]:
                     levels[index].clear()
+                    self.back_mask &= ~(1 << index)
                     self.best_back = self._next_back(index)
         return fills
 
@@ -100,11 +115,13 @@ class SelectionBook:
         if order.side is Side.BACK:
             self.back_levels[index].append(order)
             self.back_sizes[index] += order.remaining
+            self.back_mask |= 1 << index
             if index < self.best_back:
                 self.best_back = index
         else:
             self.lay_levels[index].append(order)
             self.lay_sizes[index] += order.remaining
+            self.lay_mask |= 1 << index
             if index > self.best_lay:
                 self.best_lay = index
 
@@ -116,12 +133,14 @@ class SelectionBook:
             self.back_sizes[index] -= amount
             if not self.back_sizes[index]:
                 self.back_levels[index].clear()
+                self.back_mask &= ~(1 << index)
                 if index == self.best_back:
                     self.best_back = self._next_back(index)
         else:
             self.lay_sizes[index] -= amount
             if not self.lay_sizes[index]:
                 self.lay_levels[index].clear()
+                self.lay_mask &= ~(1 << index)
                 if index == self.best_lay:
                     self.best_lay = self._next_lay(index)
 
@@ -136,6 +155,7 @@ class SelectionBook:
                 self.lay_sizes[index] = 0
         self.best_back = _NO_BACK
         self.best_lay = _NO_LAY
+        self.back_mask = self.lay_mask = 0
 
     def resting(self) -> list[Order]:
         """Every resting order, backs then lays, in priority order."""
@@ -161,13 +181,12 @@ class SelectionBook:
         return out
 
     def _next_back(self, index: int) -> int:
-        sizes = self.back_sizes
-        while index < LADDER_SIZE and not sizes[index]:
-            index += 1
-        return index
+        """The lowest non-empty back level at or above ``index`` (``LADDER_SIZE``: none)."""
+        above = self.back_mask >> index
+        if not above:
+            return _NO_BACK
+        return index + (above & -above).bit_length() - 1
 
     def _next_lay(self, index: int) -> int:
-        sizes = self.lay_sizes
-        while index >= 0 and not sizes[index]:
-            index -= 1
-        return index
+        """The highest non-empty lay level at or below ``index`` (-1: none)."""
+        return (self.lay_mask & ((2 << index) - 1)).bit_length() - 1

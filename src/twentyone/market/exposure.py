@@ -32,13 +32,28 @@ from twentyone.market.settlement import LOSE, TIE, WIN, backer_outcomes
 #: A row per selection: matched P&L for win, tie, lose, then unmatched worst-case for each.
 Row = list[int]
 
+_NOTHING = (0, 0, 0)
+
+#: What an order would do if it rested whole: see :meth:`MarketExposure.order_effect`.
+OrderEffect = tuple[int, int, int, int, int, int]
+
 
 def unmatched_contribution(
     side: Side, price: int, remaining: int, divisor: int
 ) -> tuple[int, int, int]:
-    """Per outcome, ``min(0, P&L)`` of an unmatched remainder at its limit price."""
+    """Per outcome, ``min(0, P&L)`` of an unmatched remainder at its limit price.
+
+    The plain statement of what :meth:`MarketExposure.contribution` computes with its
+    per-price tables (the tests check that both agree).
+
+    >>> from twentyone.market.ladder import index_of
+    >>> unmatched_contribution(Side.LAY, index_of("4.5"), 1000, 2)  # the lay's liability
+    (-3500, -1250, 0)
+    >>> unmatched_contribution(Side.BACK, index_of("1.2"), 1000, 2)  # a dead heat below 2 loses
+    (0, -400, -1000)
+    """
     if not remaining:
-        return 0, 0, 0
+        return _NOTHING
     win, tie, lose = backer_outcomes(remaining, PRICES_IN_HUNDREDTHS[price], divisor)
     if side is Side.BACK:
         return 0, min(0, tie), lose
@@ -58,7 +73,26 @@ class CustomerExposure:
 
 
 class MarketExposure:
-    """Positions of every customer on one market, and their holds."""
+    """Positions of every customer on one market, and their holds.
+
+    Every change is incremental: a fill or a change of an unmatched remainder adds its
+    difference to the customer's row, and :meth:`refresh` moves the selection's worst and the
+    customer's ``loss`` by the change of ``max(0, -worst)``, so the cost of an order does not
+    grow with the number of orders. The integer arithmetic is exact: per ladder price the
+    market keeps ``P x 100 - 100`` (win) and ``P x 100 - 100 x n`` (dead heat), and a figure
+    is ``stake x factor`` divided by ``100`` (or ``100 x n``) rounded toward zero.
+    """
+
+    __slots__ = (
+        "can_tie",
+        "customers",
+        "divisor",
+        "rate",
+        "settled",
+        "tie_factor",
+        "tie_scale",
+        "win_factor",
+    )
 
     def __init__(self, can_tie: Sequence[bool], rate: Fraction, divisor: int) -> None:
         self.can_tie = tuple(can_tie)
@@ -66,6 +100,9 @@ class MarketExposure:
         self.divisor = divisor
         self.settled = [False] * len(self.can_tie)
         self.customers: dict[str, CustomerExposure] = {}
+        self.win_factor = tuple(h - 100 for h in PRICES_IN_HUNDREDTHS)
+        self.tie_factor = tuple(h - 100 * divisor for h in PRICES_IN_HUNDREDTHS)
+        self.tie_scale = 100 * divisor
 
     def of(self, customer: str) -> CustomerExposure:
         found = self.customers.get(customer)
@@ -77,7 +114,19 @@ class MarketExposure:
         found = self.customers.get(customer)
         if found is None:
             return 0
-        return found.loss + commission(found.settled_net, self.rate)
+        net = found.settled_net
+        return found.loss + (commission(net, self.rate) if net > 0 else 0)
+
+    def contribution(self, side: Side, price: int, remaining: int) -> tuple[int, int, int]:
+        """:func:`unmatched_contribution` from the per-price tables (the hot path)."""
+        if not remaining:
+            return _NOTHING
+        tie = remaining * self.tie_factor[price]
+        if side is Side.BACK:  # loses the stake; a dead heat below 2 loses part of it
+            return 0, (-(-tie // self.tie_scale) if tie < 0 else 0), -remaining
+        # A lay loses S x (P - 1) on a win and, above 2, the backer's dead-heat profit.
+        win = remaining * self.win_factor[price] // 100
+        return -win, (-(tie // self.tie_scale) if tie > 0 else 0), 0
 
     def _worst(self, selection: int, row: Row) -> int:
         win = row[0] + row[3]
@@ -89,13 +138,26 @@ class MarketExposure:
                 worst = tie
         return worst
 
-    def _refresh(self, exposure: CustomerExposure, selection: int) -> None:
+    def refresh(self, exposure: CustomerExposure, selection: int) -> None:
+        """Bring the selection's worst and the customer's loss up to date with its row."""
         if self.settled[selection]:
             return
         old = exposure.worst[selection]
         new = self._worst(selection, exposure.rows[selection])
-        exposure.worst[selection] = new
-        exposure.loss += (-new if new < 0 else 0) - (-old if old < 0 else 0)
+        if new != old:
+            exposure.worst[selection] = new
+            exposure.loss += (-new if new < 0 else 0) - (-old if old < 0 else 0)
+
+    def full_loss(self, customer: str) -> int:
+        """``loss`` recomputed from the rows (what the incremental figure must always equal)."""
+        found = self.customers.get(customer)
+        if found is None:
+            return 0
+        total = 0
+        for selection, row in enumerate(found.rows):
+            if not self.settled[selection]:
+                total += max(0, -self._worst(selection, row))
+        return total
 
     def hold_with_order(
         self,
@@ -111,47 +173,112 @@ class MarketExposure:
         ``released`` = (price, remaining) of an order on the same selection and side that
         would be cancelled at the same time (a re-price).
         """
-        exposure = self.customers.get(customer) or CustomerExposure(len(self.can_tie))
-        row = list(exposure.rows[selection])
-        win, tie, lose = unmatched_contribution(side, price, size, self.divisor)
+        return self.order_effect(customer, selection, side, price, size, released)[0]
+
+    def order_effect(
+        self,
+        customer: str,
+        selection: int,
+        side: Side,
+        price: int,
+        size: int,
+        released: tuple[int, int] | None = None,
+    ) -> OrderEffect:
+        """:meth:`hold_with_order`, with what resting the order whole would change.
+
+        (hold, change of the unmatched win / tie / lose figures, new worst, new loss): the
+        market applies it with :meth:`rest_effect` when the order meets nothing, so the
+        common case computes the exposure once.
+        """
+        exposure = self.customers.get(customer)
+        if exposure is None:
+            exposure = CustomerExposure(len(self.can_tie))
+        row = exposure.rows[selection]
+        d_win, d_tie, d_lose = self.contribution(side, price, size)
+        if released is not None:
+            old_win, old_tie, old_lose = self.contribution(side, released[0], released[1])
+            d_win, d_tie, d_lose = d_win - old_win, d_tie - old_tie, d_lose - old_lose
+        # The selection's new worst, as in _worst, without building a row.
+        win = row[0] + row[3] + d_win
+        lose = row[2] + row[5] + d_lose
+        new = win if win < lose else lose
+        if self.can_tie[selection]:
+            tie = row[1] + row[4] + d_tie
+            if tie < new:
+                new = tie
+        old = exposure.worst[selection]
+        loss = exposure.loss + (-new if new < 0 else 0) - (-old if old < 0 else 0)
+        net = exposure.settled_net
+        hold = loss + (commission(net, self.rate) if net > 0 else 0)
+        return hold, d_win, d_tie, d_lose, new, loss
+
+    def rest_effect(self, customer: str, selection: int, effect: OrderEffect) -> None:
+        """Apply :meth:`order_effect`'s figures: the order rests whole, nothing else changed."""
+        exposure = self.of(customer)
+        row = exposure.rows[selection]
+        row[3] += effect[1]
+        row[4] += effect[2]
+        row[5] += effect[3]
+        exposure.worst[selection] = effect[4]
+        exposure.loss = effect[5]
+
+    def rest_whole(
+        self, exposure: CustomerExposure, selection: int, side: Side, price: int, size: int
+    ) -> None:
+        """A new order of ``size`` rests unmatched (the common case, kept short)."""
+        row = exposure.rows[selection]
+        win, tie, lose = self.contribution(side, price, size)
         row[3] += win
         row[4] += tie
         row[5] += lose
-        if released is not None:
-            win, tie, lose = unmatched_contribution(side, released[0], released[1], self.divisor)
-            row[3] -= win
-            row[4] -= tie
-            row[5] -= lose
-        old = exposure.worst[selection]
-        new = self._worst(selection, row)
-        loss = exposure.loss + (-new if new < 0 else 0) - (-old if old < 0 else 0)
-        return loss + commission(exposure.settled_net, self.rate)
+        self.refresh(exposure, selection)
+
+    def shift_unmatched(
+        self,
+        exposure: CustomerExposure,
+        selection: int,
+        side: Side,
+        price: int,
+        before: int,
+        after: int,
+    ) -> None:
+        """An order's unmatched remainder went from ``before`` to ``after`` (no refresh)."""
+        row = exposure.rows[selection]
+        old = self.contribution(side, price, before)
+        new = self.contribution(side, price, after)
+        row[3] += new[0] - old[0]
+        row[4] += new[1] - old[1]
+        row[5] += new[2] - old[2]
 
     def change_unmatched(
         self, customer: str, selection: int, side: Side, price: int, before: int, after: int
     ) -> None:
         """An order's unmatched remainder went from ``before`` to ``after``."""
         exposure = self.of(customer)
-        row = exposure.rows[selection]
-        old = unmatched_contribution(side, price, before, self.divisor)
-        new = unmatched_contribution(side, price, after, self.divisor)
-        row[3] += new[0] - old[0]
-        row[4] += new[1] - old[1]
-        row[5] += new[2] - old[2]
-        self._refresh(exposure, selection)
+        self.shift_unmatched(exposure, selection, side, price, before, after)
+        self.refresh(exposure, selection)
+
+    def record_fill(
+        self, back: CustomerExposure, lay: CustomerExposure, selection: int, price: int, stake: int
+    ) -> None:
+        """A matched bet's P&L per outcome into both rows (no refresh)."""
+        win = stake * self.win_factor[price] // 100
+        tie = stake * self.tie_factor[price]
+        tie = tie // self.tie_scale if tie >= 0 else -(-tie // self.tie_scale)
+        back_row = back.rows[selection]
+        back_row[0] += win
+        back_row[1] += tie
+        back_row[2] -= stake
+        lay_row = lay.rows[selection]
+        lay_row[0] -= win
+        lay_row[1] -= tie
+        lay_row[2] += stake
 
     def add_fill(self, backer: str, layer: str, selection: int, price: int, stake: int) -> None:
-        win, tie, lose = backer_outcomes(stake, PRICES_IN_HUNDREDTHS[price], self.divisor)
-        back_row = self.of(backer).rows[selection]
-        back_row[WIN] += win
-        back_row[TIE] += tie
-        back_row[LOSE] += lose
-        lay_row = self.of(layer).rows[selection]
-        lay_row[WIN] -= win
-        lay_row[TIE] -= tie
-        lay_row[LOSE] -= lose
-        self._refresh(self.customers[backer], selection)
-        self._refresh(self.customers[layer], selection)
+        back, lay = self.of(backer), self.of(layer)
+        self.record_fill(back, lay, selection, price, stake)
+        self.refresh(back, selection)
+        self.refresh(lay, selection)
 
     def settle(self, selection: int, outcome: int) -> dict[str, int]:
         """Settle a selection: each customer's P&L on it (matched bets only)."""

@@ -30,7 +30,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from twentyone.errors import TwentyOneError
 from twentyone.ledger import AccountKind, HoldSet, Ledger, LedgerEntry, Transfer
@@ -50,7 +50,7 @@ from twentyone.market.errors import (
     UnknownSelectionError,
 )
 from twentyone.market.exposure import MarketExposure
-from twentyone.market.ladder import PriceInput, index_of, price_text, to_fraction
+from twentyone.market.ladder import LADDER_SIZE, PriceInput, index_of, price_text, to_fraction
 from twentyone.market.log import (
     Cancel,
     CloseRound,
@@ -66,6 +66,7 @@ from twentyone.market.orders import CancelResult, Fill, Order, OrderView, PlaceR
 from twentyone.market.settlement import SelectionResult
 
 COMMISSION_ACCOUNT = "house:commission"
+_new = tuple.__new__  # builds a named tuple from a tuple of its fields, in C
 _SIDES = {side.value: side for side in Side}
 
 
@@ -125,8 +126,7 @@ class PositionView:
     commission: int
 
 
-@dataclass
-class _Reference:
+class _Reference(NamedTuple):
     body: tuple[Any, ...]
     result: PlaceResult | OrderRejectedError
 
@@ -179,6 +179,7 @@ class Market:
         self.log: list[LogEntry] = []
         self._round = _Round()
         self._references: dict[tuple[str, str], _Reference] = {}
+        self._hold_ids: dict[str, str] = {}
 
     # -- rounds ------------------------------------------------------------------------------
     @property
@@ -214,21 +215,30 @@ class Market:
     ) -> PlaceResult:
         """Place a limit order; a retry with the same reference returns the first answer."""
         side_text = side.value if isinstance(side, Side) else side
-        command = Place(customer, reference, selection, side_text, price, size, round_no)
+        # The hot path: the same as self._run, without the closure; records are built with
+        # tuple.__new__, which skips the named tuples' Python-level constructors.
+        command: Place = _new(
+            Place, (customer, reference, selection, side_text, price, size, round_no)
+        )
         log = self.log
-        try:  # the hot path: the same as self._run, without the closure
+        try:
             result = self._place(command)
         except TwentyOneError as error:
             log.append(LogEntry(len(log), command, str(error)))
             raise
-        log.append(LogEntry(len(log), command, None))
+        log.append(_new(LogEntry, (len(log), command, None)))
         return result
 
     def cancel(self, customer: str, order_id: int, amount: int | None = None) -> CancelResult:
         """Cancel ``amount`` (default: all) of an order's unmatched remainder; keeps queue place."""
-        result: CancelResult = self._run(
-            Cancel(customer, order_id, amount), lambda: self._cancel(customer, order_id, amount)
-        )
+        command: Cancel = _new(Cancel, (customer, order_id, amount))
+        log = self.log
+        try:  # the hot path: the same as self._run, without the closure
+            result = self._cancel(customer, order_id, amount)
+        except TwentyOneError as error:
+            log.append(LogEntry(len(log), command, str(error)))
+            raise
+        log.append(_new(LogEntry, (len(log), command, None)))
         return result
 
     def reprice(
@@ -293,7 +303,11 @@ class Market:
         )
 
     def hold_id(self, customer: str) -> str:
-        return f"{self.market_id}/{customer}"
+        """The id of the ledger hold that covers ``customer`` on this market."""
+        found = self._hold_ids.get(customer)
+        if found is None:
+            found = self._hold_ids[customer] = f"{self.market_id}/{customer}"
+        return found
 
     def fill_result(self, fill: Fill) -> str:
         """``matched``, ``settled`` or ``void`` for a fill."""
@@ -378,14 +392,13 @@ class Market:
         customer, reference = command.customer, command.reference
         if not isinstance(reference, str) or not reference:
             raise InvalidOrderError("an order needs a client reference (a non-empty string)")
-        body = (
-            command.selection,
-            command.side,
-            _price_key(command.price),
-            command.size,
-            command.round,
-        )
-        known = self._references.get((customer, reference))
+        try:  # the common case: a price on the ladder
+            price_key = _LADDER_KEYS[index_of(command.price)]
+        except (TwentyOneError, TypeError):
+            price_key = _price_key(command.price)
+        body = (command.selection, command.side, price_key, command.size, command.round)
+        key = (customer, reference)
+        known = self._references.get(key)
         if known is not None:
             if known.body != body:
                 raise ReferenceReusedError(
@@ -396,11 +409,11 @@ class Market:
                 raise known.result
             return known.result
         try:
-            result = self._new_order(command, replacing)
+            result = self._new_order(command, price_key, replacing)
         except OrderRejectedError as error:
-            self._references[(customer, reference)] = _Reference(body, error)
+            self._references[key] = _Reference(body, error)
             raise
-        self._references[(customer, reference)] = _Reference(body, result)
+        self._references[key] = _new(_Reference, (body, result))
         return result
 
     def _reprice(
@@ -428,7 +441,10 @@ class Market:
         )
         return self._place(command, replacing=old if known is None else None)
 
-    def _new_order(self, command: Place, replacing: Order | None = None) -> PlaceResult:
+    def _new_order(
+        self, command: Place, price_key: Any, replacing: Order | None = None
+    ) -> PlaceResult:
+        """Check and place a new order; ``price_key`` is :func:`_price_key` of its price."""
         customer = command.customer
         kind = self.ledger.kind_or_none(customer) if isinstance(customer, str) else None
         if kind is None:
@@ -447,13 +463,17 @@ class Market:
             raise StaleRoundError(f"round is stale: round {round_no} has closed")
         if round_no > current.number or not current.open:
             raise RoundNotOpenError(f"round not open: round {round_no} has not opened yet")
-        index = self._selection_index(command.selection)
+        index = self._index.get(command.selection)
+        if index is None:
+            index = self._selection_index(command.selection)  # raises: unknown selection
         if self.results[index] is not None:
             raise SelectionClosedError(f"{command.selection} is settled: no more bets on it")
         side = _SIDES.get(command.side) if isinstance(command.side, str) else None
         if side is None:
             raise InvalidOrderError(f"side must be 'back' or 'lay', got {command.side!r}")
-        price = index_of(command.price)
+        # The price was parsed once for the reference record; off the ladder: parse it again
+        # for the refusal's message.
+        price = price_key[1] if price_key[0] == "ladder" else index_of(command.price)
         size = command.size
         if type(size) is not int or size <= 0:
             raise InvalidOrderError(
@@ -464,9 +484,13 @@ class Market:
                 f"stake {size} is below the minimum stake of {self.settings.min_stake}"
             )
         released = None if replacing is None else (replacing.price, replacing.remaining)
-        needed = self.exposure.hold_with_order(customer, index, side, price, size, released)
-        hold_id = self.hold_id(customer)
-        can_hold = self.ledger.available(customer) + self.ledger.hold(hold_id)
+        exposure = self.exposure
+        effect = exposure.order_effect(customer, index, side, price, size, released)
+        needed = effect[0]
+        hold_id = self._hold_ids.get(customer) or self.hold_id(customer)
+        ledger = self.ledger
+        current_hold = ledger.hold(hold_id)
+        can_hold = ledger.available(customer) + current_hold
         if needed > can_hold:
             raise InsufficientFundsError(
                 f"over balance: the order needs {needed} held on this market but {customer} has"
@@ -474,47 +498,76 @@ class Market:
             )
         if replacing is not None:  # everything is checked: the old remainder goes now
             self._cancel(customer, replacing.order_id, None)
+            current_hold = ledger.hold(hold_id)
+        orders = self.orders
         order = Order(
-            len(self.orders) + 1, customer, command.reference, index, side, price, size, round_no
+            len(orders) + 1, customer, command.reference, index, side, price, size, round_no
         )
-        self.orders[order.order_id] = order
+        orders[order.order_id] = order
         self._round.orders.append(order)
         book = self.books[index]
-        exposure = self.exposure
+        # Match only when the order crosses the best opposite price (about half do not).
+        crosses = book.best_lay >= price if side is Side.BACK else book.best_back <= price
+        matches = book.match(order) if crosses else None
+        if not matches:  # it rests whole: the exposure and hold are the ones just checked
+            if replacing is None:
+                exposure.rest_effect(customer, index, effect)
+            else:  # the cancel moved the row since the check: add the order afresh
+                exposure.rest_whole(exposure.of(customer), index, side, price, size)
+            book.rest(order)
+            if needed != current_hold:
+                ledger.set_hold(hold_id, customer, needed)
+            return _new(PlaceResult, (order.snapshot(), ()))
+        # Every row changes first and each touched position is refreshed once at the end.
+        taker = exposure.of(customer)
+        all_fills = self.fills
         fills: list[Fill] = []
-        touched = {customer}
-        for maker, stake in book.match(order):
-            exposure.change_unmatched(
-                maker.customer,
+        touched = {customer: taker}
+        order_id = order.order_id
+        for maker, stake in matches:
+            maker_customer = maker.customer
+            maker_exposure = touched.get(maker_customer)
+            if maker_exposure is None:
+                maker_exposure = touched[maker_customer] = exposure.of(maker_customer)
+            exposure.shift_unmatched(
+                maker_exposure,
                 index,
                 maker.side,
                 maker.price,
                 maker.remaining + stake,
                 maker.remaining,
             )
-            back, lay = (order, maker) if side is Side.BACK else (maker, order)
-            fill = Fill(
-                len(self.fills) + 1,
-                index,
-                maker.price,
-                stake,
-                back.order_id,
-                lay.order_id,
-                back.customer,
-                lay.customer,
-                round_no,
-                maker.order_id,
+            if side is Side.BACK:
+                back_id, lay_id, backer, layer = order_id, maker.order_id, customer, maker_customer
+                exposure.record_fill(taker, maker_exposure, index, maker.price, stake)
+            else:
+                back_id, lay_id, backer, layer = maker.order_id, order_id, maker_customer, customer
+                exposure.record_fill(maker_exposure, taker, index, maker.price, stake)
+            fill: Fill = _new(
+                Fill,
+                (
+                    len(all_fills) + 1,
+                    index,
+                    maker.price,
+                    stake,
+                    back_id,
+                    lay_id,
+                    backer,
+                    layer,
+                    round_no,
+                    maker.order_id,
+                ),
             )
-            self.fills.append(fill)
+            all_fills.append(fill)
             fills.append(fill)
-            exposure.add_fill(back.customer, lay.customer, index, maker.price, stake)
             self.matched_totals[index] += stake
-            touched.add(maker.customer)
         if order.remaining:
-            exposure.change_unmatched(customer, index, side, price, 0, order.remaining)
+            exposure.shift_unmatched(taker, index, side, price, 0, order.remaining)
             book.rest(order)
+        for position in touched.values():
+            exposure.refresh(position, index)
         self._set_holds(touched)
-        return PlaceResult(order.snapshot(), tuple(fills))
+        return _new(PlaceResult, (order.snapshot(), tuple(fills)))
 
     def _cancel(self, customer: str, order_id: int, amount: int | None) -> CancelResult:
         order = self.orders.get(order_id)
@@ -538,7 +591,7 @@ class Market:
             customer, order.selection, order.side, order.price, before, order.remaining
         )
         self._set_holds((customer,))
-        return CancelResult(order.snapshot(), amount)
+        return _new(CancelResult, (order.snapshot(), amount))
 
     def _settle(self, selection: str, text: str) -> None:
         self._check_open()
@@ -619,18 +672,27 @@ class Market:
         self.status = status
 
     def _set_holds(self, customers: Iterable[str]) -> None:
-        ledger, exposure = self.ledger, self.exposure
+        ledger, exposure, hold_ids = self.ledger, self.exposure, self._hold_ids
+        positions, rate = exposure.customers, exposure.rate
         for customer in customers:
-            hold_id = f"{self.market_id}/{customer}"
-            hold = exposure.hold(customer)
+            hold_id = hold_ids.get(customer) or self.hold_id(customer)
+            position = positions.get(customer)
+            if position is None:
+                hold = 0
+            else:  # exposure.hold, inline
+                net = position.settled_net
+                hold = position.loss + (commission(net, rate) if net > 0 else 0)
             if hold != ledger.hold(hold_id):  # an unchanged hold needs no ledger entry
                 ledger.set_hold(hold_id, customer, hold)
+
+
+_LADDER_KEYS = tuple(("ladder", index) for index in range(LADDER_SIZE))  # shared, not rebuilt
 
 
 def _price_key(price: Any) -> Any:
     """A price as compared between retries: its ladder index, else its exact value."""
     try:
-        return ("ladder", index_of(price))
+        return _LADDER_KEYS[index_of(price)]
     except TwentyOneError:
         pass
     try:

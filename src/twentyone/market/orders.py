@@ -66,21 +66,25 @@ class Order:
         return self.remaining > 0
 
     def snapshot(self) -> OrderView:
-        return OrderView(
-            self.order_id,
-            self.customer,
-            self.reference,
-            self.selection,
-            self.side,
-            self.price,
-            self.size,
-            self.round,
-            self.matched,
-            self.remaining,
-            self.cancelled,
-            self.lapsed,
-            self.voided,
+        view: OrderView = tuple.__new__(  # in C: skips the named tuple's Python constructor
+            OrderView,
+            (
+                self.order_id,
+                self.customer,
+                self.reference,
+                self.selection,
+                self.side,
+                self.price,
+                self.size,
+                self.round,
+                self.matched,
+                self.remaining,
+                self.cancelled,
+                self.lapsed,
+                self.voided,
+            ),
         )
+        return view
 
 
 class OrderView(NamedTuple):
