@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from twentyone.exchange import odds as odds_module
 from twentyone.exchange.certainty import decided_result
 from twentyone.exchange.dealer import dealer_reachable
 from twentyone.exchange.game import ExchangeGame
@@ -80,11 +81,10 @@ def _unique_case(data: dict[str, Any]) -> tuple[float, Fraction]:
         available[card.value - 1] -= 1
     hands = state.player_states()
     options = player_options(model, hands, state.played, state.up_value)
-    fast, dropped = unique_probability_fast(options, state.dealer_state(), available)
+    fast = unique_probability_fast(options, state.dealer_state(), available)
     exact = unique_probability(
         model, hands, state.played, state.up_value, state.dealer_state(), available, Fraction
     )
-    assert dropped == 0
     return fast, exact
 
 
@@ -141,9 +141,17 @@ def test_a_finished_game_has_certain_odds() -> None:
     ]
 
 
-def test_before_round_one_all_cards_unique_is_not_offered() -> None:
-    odds = exchange_odds(
-        ExchangeState.from_json({"players": [[], [], [], []], "dealer": [], "played": False})
-    )
-    assert odds["All cards unique"] is None
+def test_before_round_one_all_cards_unique_comes_from_the_generated_figure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = ExchangeState.from_json({"players": [[], [], [], []], "dealer": [], "played": False})
+    monkeypatch.setattr(odds_module, "stored_start_unique", lambda table: None)
+    odds = exchange_odds(start)
+    assert odds["All cards unique"] is None  # not generated: not offered
     assert all(odds[name] is not None for name in SELECTIONS if name != "All cards unique")
+    figure = Fraction(1676, 10000)
+    monkeypatch.setattr(odds_module, "stored_start_unique", lambda table: figure)
+    exact = exchange_odds(start, exact=True)["All cards unique"]
+    assert exact is not None
+    assert (exact.win, exact.tie, exact.lose) == (figure, 0, 1 - figure)
+    assert exact.fair_price == 1 / figure

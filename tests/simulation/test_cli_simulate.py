@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from twentyone.analysis.strategy import basic_strategy
 from twentyone.cli.main import cli
-from twentyone.simulation.charts import standard_chart
+from twentyone.presets import CASINO
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -32,7 +33,7 @@ def test_json_has_the_interface_shape_and_is_reproducible() -> None:
 
 def test_counting_options_and_report(tmp_path: Path) -> None:
     chart = tmp_path / "chart.json"
-    chart.write_text(json.dumps(standard_chart().to_json()))
+    chart.write_text(json.dumps(basic_strategy(CASINO).to_json()))
     code, out, err = run(
         "--rounds", "30000", "--seed", "1", "--workers", "1", "--chart", str(chart),
         "--count", "hi-lo", "--indices", "hi-lo-i18-fab4", "--spread", "1:2,2:4,3:8,4:12",
@@ -96,7 +97,7 @@ def test_long_runs_on_a_terminal_show_a_progress_bar(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(command, "PROGRESS_ROUNDS", 1000)
     monkeypatch.setattr(runner, "CHUNK_ROUNDS", 1000)
     monkeypatch.setattr(sys, "stderr", terminal)
-    config = runner.SimulationConfig(ONLINE, standard_chart())
+    config = runner.SimulationConfig(ONLINE, basic_strategy(ONLINE))
     result = command._run(config, rounds=5000, seed=1, workers=1)
     assert result.rounds == 5000
     assert "simulating" in terminal.getvalue()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from twentyone.analysis.strategy import basic_strategy
 from twentyone.presets import CASINO, ONLINE
 from twentyone.rules import Peek
-from twentyone.simulation.charts import standard_chart
 from twentyone.simulation.counting import (
     BetRamp,
     CountingSystem,
@@ -63,7 +63,7 @@ def test_the_hi_lo_set_has_the_illustrious_18_and_the_fab_4() -> None:
 
 
 def test_index_plays_replace_their_cells() -> None:
-    encoded = encode_strategy(standard_chart(), index_set("hi-lo-i18-fab4").plays)
+    encoded = encode_strategy(basic_strategy(CASINO), index_set("hi-lo-i18-fab4").plays)
     assert encoded.counts.sum() == 21  # 15 vs T has two steps
 
 
@@ -78,17 +78,19 @@ def test_bet_ramps() -> None:
 
 def test_ramps_and_indices_need_a_matching_system() -> None:
     with pytest.raises(CountingDataError, match="need a counting system"):
-        SimulationConfig(CASINO, standard_chart(), ramp=BetRamp.parse("2:4"))
+        SimulationConfig(CASINO, basic_strategy(CASINO), ramp=BetRamp.parse("2:4"))
     with pytest.raises(CountingDataError, match="is for 'hi-lo'"):
         SimulationConfig.for_rules(
-            CASINO, standard_chart(), counting_system("ko"), index_set("hi-lo-i18-fab4")
+            CASINO, basic_strategy(CASINO), counting_system("ko"), index_set("hi-lo-i18-fab4")
         )
 
 
 def test_a_count_changes_nothing_when_the_shoe_is_shuffled_every_round() -> None:
     ramp = BetRamp.parse("1:2,2:4,3:8,4:12")
     counted = simulate(
-        SimulationConfig.for_rules(ONLINE, standard_chart(), counting_system("hi-lo"), ramp=ramp),
+        SimulationConfig.for_rules(
+            ONLINE, basic_strategy(ONLINE), counting_system("hi-lo"), ramp=ramp
+        ),
         rounds=50_000,
         seed=4,
     )
@@ -97,7 +99,9 @@ def test_a_count_changes_nothing_when_the_shoe_is_shuffled_every_round() -> None
 
 def test_unbalanced_ko_ramps_on_the_running_count() -> None:
     ramp = BetRamp.parse("-1:2,1:4")
-    config = SimulationConfig.for_rules(CASINO, standard_chart(), counting_system("ko"), ramp=ramp)
+    config = SimulationConfig.for_rules(
+        CASINO, basic_strategy(CASINO), counting_system("ko"), ramp=ramp
+    )
     result = simulate(config, rounds=50_000, seed=4)
     assert 1 < result.mean_bet < 4
 
@@ -108,7 +112,7 @@ def test_hi_lo_with_a_1_to_12_spread_gains_the_published_edge() -> None:
     rules = CASINO.replace(peek=Peek.ACE_TEN)  # the S17 DAS LS game the Hi-Lo indices are for
     config = SimulationConfig.for_rules(
         rules,
-        standard_chart(),
+        basic_strategy(rules),
         counting_system("hi-lo"),
         index_set("hi-lo-i18-fab4"),
         BetRamp.parse("1:2,2:4,3:8,4:12"),

@@ -14,11 +14,11 @@ from fractions import Fraction
 
 import pytest
 
+from twentyone.analysis.strategy import basic_strategy
 from twentyone.cards import DECK, Card
 from twentyone.presets import CASINO, ONLINE
 from twentyone.rules import Double, EnhcLoses, Peek, Rules, SplitBy, Surrender, Ties
 from twentyone.scenario import run_scenario
-from twentyone.simulation.charts import standard_chart
 from twentyone.simulation.counting import counting_system, index_set
 from twentyone.simulation.runner import SimulationConfig
 from twentyone.simulation.trace import scenario, trace_round
@@ -78,13 +78,13 @@ def cross_check(config: SimulationConfig, rounds: int, seed: int) -> Counter[str
 @pytest.mark.parametrize("name", sorted(RULE_VARIANTS))
 def test_kernel_matches_engine_with_the_chart(name: str) -> None:
     rules = RULE_VARIANTS[name]
-    seen = cross_check(SimulationConfig(rules, standard_chart()), rounds=400, seed=len(name))
+    seen = cross_check(SimulationConfig(rules, basic_strategy(rules)), rounds=400, seed=len(name))
     assert seen["split"] > 10 and seen["double"] > 10 and seen["hit"] > 50
 
 
 def test_kernel_matches_engine_with_insurance_and_surrender_taken() -> None:
     # Insure always and surrender whatever the chart allows: the rarer settlements.
-    config = SimulationConfig(CASINO, standard_chart(), insure_at=-1e9)
+    config = SimulationConfig(CASINO, basic_strategy(CASINO), insure_at=-1e9)
     seen = cross_check(config, rounds=400, seed=11)
     assert seen["insurance"] > 50 and seen["surrender"] > 5
 
@@ -94,14 +94,14 @@ def test_kernel_matches_engine_when_playing_hi_lo_index_plays() -> None:
     indices = index_set("hi-lo-i18-fab4")
     for rules in (CASINO, ONLINE.replace(surrender=Surrender.LATE)):
         config = SimulationConfig.for_rules(
-            rules, chart=standard_chart(), system=hi_lo, indices=indices
+            rules, chart=basic_strategy(rules), system=hi_lo, indices=indices
         )
         cross_check(config, rounds=300, seed=5)
 
 
 def test_engine_rejects_a_tampered_decision() -> None:
     """The cross-check can fail: a wrong decision is caught by the engine or changes the net."""
-    config = SimulationConfig(CASINO, standard_chart())
+    config = SimulationConfig(CASINO, basic_strategy(CASINO))
     mismatches = 0
     for cards in rigged_shoes(6, 60, seed=3):
         traced = trace_round(config, cards, bet=1000)

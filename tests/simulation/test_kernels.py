@@ -7,12 +7,17 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from twentyone.analysis.strategy import basic_strategy
 from twentyone.cards import parse_cards
 from twentyone.presets import CASINO, ONLINE
 from twentyone.rules import Rules, Shuffle
 from twentyone.simulation import kernels
-from twentyone.simulation.charts import standard_chart
-from twentyone.simulation.encoding import encode_rules, encode_strategy, ticks_per_unit
+from twentyone.simulation.encoding import (
+    CODE_NUMBERS,
+    encode_rules,
+    encode_strategy,
+    ticks_per_unit,
+)
 from twentyone.simulation.errors import SimulationError, UnsupportedRulesError
 from twentyone.simulation.runner import (
     KernelInputs,
@@ -51,7 +56,7 @@ def test_chunk_states_differ_by_seed_and_chunk() -> None:
 def test_cut_card_shoe_reshuffles_at_the_cut_card() -> None:
     rules = CASINO.replace(decks=2)  # 104 cards, cut after 78
     stats = run_chunk(
-        KernelInputs.from_config(SimulationConfig(rules, standard_chart())), 1, 0, 5000
+        KernelInputs.from_config(SimulationConfig(rules, basic_strategy(rules))), 1, 0, 5000
     )
     # About 5.4 cards a round: a shoe lasts about 78 / 5.4 + 1 = 15 rounds.
     rounds_per_shoe = 5000 / stats[kernels.ST_SHUFFLES]
@@ -60,7 +65,7 @@ def test_cut_card_shoe_reshuffles_at_the_cut_card() -> None:
 
 def test_every_round_shuffle_counts_one_shuffle_a_round() -> None:
     stats = run_chunk(
-        KernelInputs.from_config(SimulationConfig(ONLINE, standard_chart())), 1, 0, 500
+        KernelInputs.from_config(SimulationConfig(ONLINE, basic_strategy(ONLINE))), 1, 0, 500
     )
     assert stats[kernels.ST_SHUFFLES] == 500
 
@@ -101,15 +106,21 @@ def test_ticks_make_every_payout_whole() -> None:
 
 
 def test_chart_cells_are_encoded_where_the_kernel_reads_them() -> None:
-    encoded = encode_strategy(standard_chart())
+    chart = basic_strategy(ONLINE)  # S17, peek, no surrender
+    encoded = encode_strategy(chart)
+    assert chart.hard[11][10] == "D" and chart.soft[18][9] == "H" and chart.pairs[9][7] == "S"
     assert encoded.codes[kernels.TABLE_HARD, 11, 10, 0] == kernels.CODE_DH
     assert encoded.codes[kernels.TABLE_SOFT, 18, 9, 0] == kernels.CODE_H
     assert encoded.codes[kernels.TABLE_PAIR, 9, 7, 0] == kernels.CODE_S
+    for table, rows in ((kernels.TABLE_HARD, chart.hard), (kernels.TABLE_PAIR, chart.pairs)):
+        for row, cells in rows.items():
+            for up, code in cells.items():
+                assert encoded.codes[table, row, up, 0] == CODE_NUMBERS[code]
     assert not encoded.counts.any()
 
 
 def test_traced_round_with_a_peeked_dealer_blackjack() -> None:
-    config = SimulationConfig(ONLINE, standard_chart(), insure_at=-1e9)
+    config = SimulationConfig(ONLINE, basic_strategy(ONLINE), insure_at=-1e9)
     traced = trace_round(config, parse_cards("9S AH 7D KC"), bet=1000)
     # Insured 500 at 2:1 pays 1000; the 16 loses 1000.
     assert traced.decisions == ("insurance 500",)
@@ -118,6 +129,6 @@ def test_traced_round_with_a_peeked_dealer_blackjack() -> None:
 
 
 def test_traced_round_reports_a_short_shoe() -> None:
-    config = SimulationConfig(CASINO, standard_chart())
+    config = SimulationConfig(CASINO, basic_strategy(CASINO))
     with pytest.raises(SimulationError, match="more than the 3 cards"):
         trace_round(config, parse_cards("9S 7H 5D"))

@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from twentyone.analysis.strategy import basic_strategy
 from twentyone.presets import CASINO, ONLINE
 from twentyone.rules import EnhcLoses, Rules, Shuffle
 from twentyone.simulation import runner
-from twentyone.simulation.charts import standard_chart
 from twentyone.simulation.errors import SimulationError
 from twentyone.simulation.runner import SimulationConfig, chunk_plan, simulate
 
@@ -19,7 +19,7 @@ INFINITE_DECK_EV = -0.00511734
 
 def test_same_seed_same_result_for_any_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "CHUNK_ROUNDS", 20_000)  # several chunks, quickly
-    config = SimulationConfig(CASINO, standard_chart())
+    config = SimulationConfig(CASINO, basic_strategy(CASINO))
     one = simulate(config, rounds=70_000, seed=42, workers=1)
     two = simulate(config, rounds=70_000, seed=42, workers=2)
     three = simulate(config, rounds=70_000, seed=42, workers=3)
@@ -35,7 +35,9 @@ def test_chunks_cover_the_rounds_whatever_the_size() -> None:
 
 def test_progress_is_told_every_round() -> None:
     told: list[int] = []
-    simulate(SimulationConfig(ONLINE, standard_chart()), rounds=1234, seed=1, progress=told.append)
+    simulate(
+        SimulationConfig(ONLINE, basic_strategy(ONLINE)), rounds=1234, seed=1, progress=told.append
+    )
     assert sum(told) == 1234
 
 
@@ -50,11 +52,11 @@ def test_progress_is_told_every_round() -> None:
 )
 def test_bad_requests_are_typed_errors(rounds: int, seed: int, workers: int, message: str) -> None:
     with pytest.raises(SimulationError, match=message):
-        simulate(SimulationConfig(ONLINE, standard_chart()), rounds, seed, workers)
+        simulate(SimulationConfig(ONLINE, basic_strategy(ONLINE)), rounds, seed, workers)
 
 
 def test_statistics_of_a_flat_betting_run() -> None:
-    result = simulate(SimulationConfig(ONLINE, standard_chart()), rounds=200_000, seed=7)
+    result = simulate(SimulationConfig(ONLINE, basic_strategy(ONLINE)), rounds=200_000, seed=7)
     assert result.mean_bet == 1
     assert 1.1 < result.sd < 1.2  # blackjack's well-known 1.15 units per round
     assert result.se == pytest.approx(result.sd / math.sqrt(200_000), rel=0.01)
@@ -69,7 +71,7 @@ def test_statistics_of_a_flat_betting_run() -> None:
 
 def test_infinite_deck_agrees_with_the_published_exact_value() -> None:
     rules = Rules(decks=None, enhc_loses=EnhcLoses.ORIGINAL)
-    result = simulate(SimulationConfig(rules, standard_chart()), rounds=1_500_000, seed=2024)
+    result = simulate(SimulationConfig(rules, basic_strategy(rules)), rounds=1_500_000, seed=2024)
     assert abs(result.ev - INFINITE_DECK_EV) < 3 * result.se
 
 

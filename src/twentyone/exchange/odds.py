@@ -49,6 +49,7 @@ from twentyone.exchange.selections import (
     PLAYER_SELECTIONS,
     SELECTIONS,
 )
+from twentyone.exchange.start_unique import stored_start_unique
 from twentyone.exchange.state import ExchangeState
 from twentyone.exchange.unique_kernel import player_options, unique_probability_fast
 from twentyone.exchange.uniqueness import full_deck, unique_probability
@@ -121,7 +122,8 @@ def exchange_odds(
 ) -> dict[str, SelectionOdds[Any] | None]:
     """Probabilities of every selection (floats, or Fractions with ``exact=True``).
 
-    ``None`` for "All cards unique" before round 1 only (not computed: see docs/exchange.md).
+    ``None`` for "All cards unique" before round 1 only, until its exact figure has been
+    generated offline (``python -m twentyone.exchange.start_unique``; see docs/exchange.md).
 
     Raises :class:`~twentyone.exchange.state.InvalidStateError` for a state no game can show.
     """
@@ -183,7 +185,7 @@ def _unique(state: ExchangeState, model: PlayerModel, exact: bool) -> Fraction |
     hands = state.player_states()
     if not exact:
         options = player_options(model, hands, state.played, state.up_value)
-        return unique_probability_fast(options, state.dealer_state(), available)[0]
+        return unique_probability_fast(options, state.dealer_state(), available)
     return unique_probability(
         model, hands, state.played, state.up_value, state.dealer_state(), available, Fraction
     )
@@ -329,7 +331,10 @@ def _before_round_one(
         name: SelectionOdds(number(o.win), number(o.tie), number(o.lose))
         for name, o in exact.items()
     }
-    # Not computed: before any card is seen the exact walk over card compositions has tens of
-    # millions of states (see docs/exchange.md). Known from round 2 on.
-    out[ALL_UNIQUE] = None
+    # Before any card is seen the exact walk takes 40 walks of minutes each, so it is computed
+    # offline (twentyone.exchange.start_unique); None until that data file has been generated.
+    unique = stored_start_unique(model.table)
+    out[ALL_UNIQUE] = (
+        None if unique is None else SelectionOdds(number(unique), number(0), number(1 - unique))
+    )
     return {name: out[name] for name in SELECTIONS}

@@ -1,12 +1,16 @@
 """Compiled (numba) float version of :mod:`twentyone.exchange.uniqueness`.
 
 Same walk, same stop rule; a state is (cards still available of each value, as one integer
-key; mask), kept in flat sorted arrays. Checked against the exact Fraction walk in the tests.
+key; mask index). Adding a hand sends every (state, play-out) pair into an open-addressing
+hash table; the dealer's paths are then summed per state, only those the stop rule lets the
+game take for that state's mask. Checked against the exact Fraction walk in the tests.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numba
@@ -35,13 +39,10 @@ for _a in range(_MAX + 1):
 
 
 _RADIX = 17  # a digit per card value: how many of that value are still available (0..16)
-
-
-@numba.njit(cache=True)
-def _decode(key: int, out: Any) -> None:
-    for v in range(9, -1, -1):
-        out[v] = key % _RADIX
-        key //= _RADIX
+WIDTH = 6  # a hand or the dealer holds at most five cards of one value
+#: The weight of each value's digit in a key (``_encode`` as a dot product).
+_PLACES = np.array([_RADIX ** (9 - v) for v in range(10)], dtype=np.int64)
+_GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 
 
 @numba.njit(cache=True)
@@ -53,162 +54,128 @@ def _encode(avail: Any) -> int:
 
 
 @numba.njit(cache=True)
-def _combine(
+def _rows(key: int, falling: Any, width: int, out: Any) -> None:
+    """``out[v * width + k]`` = falling factor of drawing ``k`` more cards of value ``v``."""
+    for v in range(9, -1, -1):
+        a = key % _RADIX
+        key //= _RADIX
+        for k in range(width):
+            out[v * width + k] = falling[a, k]
+
+
+@numba.njit(cache=True)
+def _slot(key: int, capacity: int) -> int:
+    """Hash table slot of a key (mixed so that neighbouring keys spread out)."""
+    mixed = (key ^ (key >> 29)) * _GOLDEN
+    return (mixed ^ (mixed >> 32)) & (capacity - 1)
+
+
+@numba.njit(cache=True)
+def _combine_hashed(
     keys: Any,
+    parts: Any,
     weights: Any,
-    part_start: Any,
-    counts: Any,
+    n_parts: int,
+    deltas: Any,
+    slots: Any,
+    slot_start: Any,
     codes: Any,
     orders: Any,
     and_table: Any,
     falling: Any,
-    threshold: float,
+    width: int,
 ) -> Any:
-    """Add one hand to the walk.
+    """Add one hand: every (state, play-out) pair, equal (cards left, mask) added up.
 
-    States are grouped by mask ("partitions") and sorted by key within each. Drawing the same
-    cards from every state of a partition shifts every key by the same amount, so each
-    (partition, option) pair yields an already sorted list; the lists bound for the same new
-    mask are then merged with a heap, adding the weights of equal keys. Every memory access is
-    sequential (no hash table).
+    Options are stored sparsely (``slots[slot_start[o]:slot_start[o+1]]`` index the per-state
+    table of falling factors); the new states go into an open-addressing hash table that
+    doubles when half full.
     """
-    n_parts = part_start.shape[0] - 1
-    n_options = counts.shape[0]
-    deltas = np.zeros(n_options, dtype=np.int64)
-    for o in range(n_options):
-        deltas[o] = _encode(counts[o])
-    offsets = np.zeros(n_parts * n_options + 1, dtype=np.int64)
-    for m in range(n_parts):
-        size = part_start[m + 1] - part_start[m]
+    capacity = 1024
+    while capacity < 4 * keys.shape[0]:
+        capacity *= 2
+    table_key = np.full(capacity, -1, dtype=np.int64)
+    table_weight = np.zeros(capacity)
+    used = 0
+    row = np.zeros(10 * width)
+    n_options = deltas.shape[0]
+    for s in range(keys.shape[0]):
+        _rows(keys[s], falling, width, row)
+        w0 = weights[s]
+        m = parts[s]
         for o in range(n_options):
-            offsets[m * n_options + o + 1] = offsets[m * n_options + o] + size
-    flat_keys = np.zeros(offsets[-1], dtype=np.int64)
-    flat_weights = np.zeros(offsets[-1])
-    filled = np.zeros(n_parts * n_options, dtype=np.int64)
-    avail = np.zeros(10, dtype=np.int64)
-    dropped = 0.0
-    for m in range(n_parts):
-        for s in range(part_start[m], part_start[m + 1]):
-            _decode(keys[s], avail)
-            w0 = weights[s]
-            for o in range(n_options):
-                factor = orders[o]
-                for v in range(10):
-                    k = counts[o, v]
-                    if k > 0:
-                        if k > avail[v]:
-                            factor = 0.0
-                            break
-                        factor *= falling[avail[v], k]
-                if factor == 0.0:
-                    continue
-                if w0 * factor < threshold:
-                    dropped += w0 * factor
-                    continue
-                slot = m * n_options + o
-                at = offsets[slot] + filled[slot]
-                flat_keys[at] = keys[s] - deltas[o]
-                flat_weights[at] = w0 * factor
-                filled[slot] += 1
-    out_keys = np.zeros(offsets[-1], dtype=np.int64)
-    out_weights = np.zeros(offsets[-1])
-    out_start = np.zeros(n_parts + 1, dtype=np.int64)
-    size = 0
-    heap_key = np.zeros(n_parts * n_options, dtype=np.int64)
-    heap_list = np.zeros(n_parts * n_options, dtype=np.int64)
-    position = np.zeros(n_parts * n_options, dtype=np.int64)
-    for target in range(n_parts):
-        out_start[target] = size
-        heap_size = 0
-        for m in range(n_parts):
-            for o in range(n_options):
-                slot = m * n_options + o
-                if and_table[m, codes[o]] != target or filled[slot] == 0:
-                    continue
-                position[slot] = offsets[slot]
-                # push
-                i = heap_size
-                heap_size += 1
-                key = flat_keys[offsets[slot]]
-                while i > 0:
-                    parent = (i - 1) // 2
-                    if heap_key[parent] <= key:
-                        break
-                    heap_key[i] = heap_key[parent]
-                    heap_list[i] = heap_list[parent]
-                    i = parent
-                heap_key[i] = key
-                heap_list[i] = slot
-        first = size
-        while heap_size > 0:
-            slot = heap_list[0]
-            key = heap_key[0]
-            at = position[slot]
-            if size > first and out_keys[size - 1] == key:
-                out_weights[size - 1] += flat_weights[at]
-            else:
-                out_keys[size] = key
-                out_weights[size] = flat_weights[at]
-                size += 1
-            position[slot] = at + 1
-            if position[slot] < offsets[slot] + filled[slot]:
-                key = flat_keys[at + 1]
-            else:
-                heap_size -= 1
-                key = heap_key[heap_size]
-                slot = heap_list[heap_size]
-            # sift down from the root with (key, slot)
-            i = 0
-            while True:
-                child = 2 * i + 1
-                if child >= heap_size:
-                    break
-                if child + 1 < heap_size and heap_key[child + 1] < heap_key[child]:
-                    child += 1
-                if heap_key[child] >= key:
-                    break
-                heap_key[i] = heap_key[child]
-                heap_list[i] = heap_list[child]
-                i = child
-            if heap_size > 0:
-                heap_key[i] = key
-                heap_list[i] = slot
-    out_start[n_parts] = size
-    return out_keys[:size], out_weights[:size], out_start, dropped
+            factor = orders[o] * w0
+            for j in range(slot_start[o], slot_start[o + 1]):
+                factor *= row[slots[j]]
+            if factor == 0.0:
+                continue
+            combined = (keys[s] - deltas[o]) * n_parts + and_table[m, codes[o]]
+            h = _slot(combined, capacity)
+            while table_key[h] != -1 and table_key[h] != combined:
+                h = (h + 1) & (capacity - 1)
+            if table_key[h] == -1:
+                table_key[h] = combined
+                used += 1
+            table_weight[h] += factor
+            if 2 * used > capacity:
+                # grow: rehash every entry into a table twice the size
+                old_key, old_weight = table_key, table_weight
+                capacity *= 2
+                table_key = np.full(capacity, -1, dtype=np.int64)
+                table_weight = np.zeros(capacity)
+                for i in range(old_key.shape[0]):
+                    if old_key[i] != -1:
+                        g = _slot(old_key[i], capacity)
+                        while table_key[g] != -1:
+                            g = (g + 1) & (capacity - 1)
+                        table_key[g] = old_key[i]
+                        table_weight[g] = old_weight[i]
+    out_keys = np.empty(used, dtype=np.int64)
+    out_parts = np.empty(used, dtype=np.int64)
+    out_weights = np.empty(used)
+    n = 0
+    for i in range(capacity):
+        if table_key[i] != -1:
+            out_keys[n] = table_key[i] // n_parts
+            out_parts[n] = table_key[i] % n_parts
+            out_weights[n] = table_weight[i]
+            n += 1
+    return out_keys, out_parts, out_weights
 
 
 @numba.njit(cache=True)
-def _finish(
+def _finish_sparse(
     keys: Any,
+    parts: Any,
     weights: Any,
-    part_start: Any,
-    values: Any,
-    amounts: Any,
-    sizes: Any,
+    chosen: Any,
+    chosen_start: Any,
+    slots: Any,
+    slot_start: Any,
     orders: Any,
-    included: Any,
     falling: Any,
+    width: int,
 ) -> float:
-    # Dealer entries are stored sparsely: values[e, :sizes[e]] with amounts drawn of each.
+    """Sum over states of weight x the dealer paths the game takes from there.
+
+    ``chosen[chosen_start[m]:chosen_start[m+1]]`` lists the dealer entries included for mask
+    ``m``; an entry's factor is a product of at most four table look-ups.
+    """
     total = 0.0
-    avail = np.zeros(10, dtype=np.int64)
-    chosen = np.zeros(included.shape[1], dtype=np.int64)
-    for m in range(part_start.shape[0] - 1):
-        n_chosen = 0
-        for e in range(included.shape[1]):
-            if included[m, e]:
-                chosen[n_chosen] = e
-                n_chosen += 1
-        for s in range(part_start[m], part_start[m + 1]):
-            _decode(keys[s], avail)
-            inner = 0.0
-            for i in range(n_chosen):
-                e = chosen[i]
-                factor = orders[e]
-                for j in range(sizes[e]):
-                    factor *= falling[avail[values[e, j]], amounts[e, j]]
-                inner += factor
-            total += weights[s] * inner
+    row = np.zeros(10 * width)
+    for s in range(keys.shape[0]):
+        m = parts[s]
+        if chosen_start[m] == chosen_start[m + 1]:
+            continue
+        _rows(keys[s], falling, width, row)
+        inner = 0.0
+        for i in range(chosen_start[m], chosen_start[m + 1]):
+            e = chosen[i]
+            factor = orders[e]
+            for j in range(slot_start[e], slot_start[e + 1]):
+                factor *= row[slots[j]]
+            inner += factor
+        total += weights[s] * inner
     return total
 
 
@@ -230,51 +197,97 @@ def _mask_closure(masks: Sequence[int], everything: int) -> tuple[dict[int, int]
     return found, table
 
 
-def unique_probability_fast(
-    options_per_player: Sequence[Sequence[tuple[Counts, int, int]]],
-    dealer: HandState,
-    available: Sequence[int],
-    threshold: float = 0.0,
-) -> tuple[float, float]:
-    """Float P(all cards unique), given each player's play-outs and the dealer's hand.
+@dataclass(frozen=True)
+class _DealerTables:
+    """What the kernel needs about the dealer, computed once per dealer hand."""
 
-    Returns (probability, dropped): with ``threshold`` > 0 paths lighter than it are left out
-    and the true probability lies in [probability, probability + dropped].
-    """
+    and_table: IntArray
+    n_parts: int
+    chosen: IntArray
+    chosen_start: IntArray
+    slots: IntArray
+    slot_start: IntArray
+    orders: FloatArray
+
+
+def _sparse(counts: Sequence[Counts]) -> tuple[IntArray, IntArray]:
+    """Each count vector as table slots ``v * WIDTH + k`` (one per value drawn)."""
+    slots: list[int] = []
+    start = [0]
+    for entry in counts:
+        slots.extend(v * WIDTH + k for v, k in enumerate(entry) if k)
+        start.append(len(slots))
+    return np.array(slots, dtype=np.int64), np.array(start, dtype=np.int64)
+
+
+@cache
+def dealer_tables(dealer: HandState) -> _DealerTables:
     types, entries = dealer_entries(dealer)
     masks = decided_masks(types)
     everything = (1 << len(types)) - 1
     index, and_table = _mask_closure(masks, everything)
-    keys = np.zeros(1, dtype=np.int64)
-    keys[0] = _encode(np.array(list(available), dtype=np.int64))
+    chosen: list[int] = []
+    chosen_start = [0]
+    for mask, _ in sorted(index.items(), key=lambda item: item[1]):
+        chosen.extend(
+            j for j, (_, kind, parent, _) in enumerate(entries) if _included(mask, kind, parent)
+        )
+        chosen_start.append(len(chosen))
+    slots, slot_start = _sparse([e[0] for e in entries])
+    return _DealerTables(
+        and_table,
+        len(index),
+        np.array(chosen, dtype=np.int64),
+        np.array(chosen_start, dtype=np.int64),
+        slots,
+        slot_start,
+        np.array([e[3] for e in entries], dtype=np.float64),
+    )
+
+
+def unique_probability_fast(
+    options_per_player: Sequence[Sequence[tuple[Counts, int, int]]],
+    dealer: HandState,
+    available: Sequence[int],
+) -> float:
+    """Float P(all cards unique), given each player's play-outs and the dealer's hand."""
+    tables = dealer_tables(dealer)
+    keys = np.array([_encode(np.array(list(available), dtype=np.int64))], dtype=np.int64)
+    parts = np.zeros(1, dtype=np.int64)  # mask index 0: every bit set
     weights = np.ones(1)
-    part_start = np.zeros(len(index) + 1, dtype=np.int64)
-    part_start[1:] = 1  # the one starting state has mask index 0 (every bit set)
-    dropped = 0.0
-    for options in options_per_player:
-        counts = np.array([c for c, _, _ in options], dtype=np.int64).reshape(-1, 10)
+    # Hands with few play-outs first: the walk's intermediate state sets stay small.
+    for options in sorted(options_per_player, key=len):
+        slots, slot_start = _sparse([c for c, _, _ in options])
+        deltas = np.array([c for c, _, _ in options], dtype=np.int64).reshape(-1, 10) @ _PLACES
         codes = np.array([code for _, code, _ in options], dtype=np.int64)
         orders = np.array([n for _, _, n in options], dtype=np.float64)
-        keys, weights, part_start, lost = _combine(
-            keys, weights, part_start, counts, codes, orders, and_table, _FALLING, threshold
+        keys, parts, weights = _combine_hashed(
+            keys,
+            parts,
+            weights,
+            tables.n_parts,
+            deltas,
+            slots,
+            slot_start,
+            codes,
+            orders,
+            tables.and_table,
+            _FALLING,
+            WIDTH,
         )
-        dropped += lost
-    d_orders = np.array([e[3] for e in entries], dtype=np.float64)
-    values = np.zeros((len(entries), 4), dtype=np.int64)
-    amounts = np.zeros((len(entries), 4), dtype=np.int64)
-    sizes = np.zeros(len(entries), dtype=np.int64)
-    for j, entry in enumerate(entries):
-        for v, k in enumerate(entry[0]):
-            if k:
-                values[j, sizes[j]] = v
-                amounts[j, sizes[j]] = k
-                sizes[j] += 1
-    included = np.zeros((len(index), len(entries)), dtype=np.bool_)
-    for mask, i in index.items():
-        for j, (_, kind, parent, _) in enumerate(entries):
-            included[i, j] = _included(mask, kind, parent)
-    found = _finish(keys, weights, part_start, values, amounts, sizes, d_orders, included, _FALLING)
-    return float(found), dropped
+    found = _finish_sparse(
+        keys,
+        parts,
+        weights,
+        tables.chosen,
+        tables.chosen_start,
+        tables.slots,
+        tables.slot_start,
+        tables.orders,
+        _FALLING,
+        WIDTH,
+    )
+    return float(found)
 
 
 def player_options(

@@ -139,8 +139,9 @@ class EncodedStrategy:
 def encode_strategy(chart: StrategyChart, plays: Sequence[IndexPlay] = ()) -> EncodedStrategy:
     """Encode a chart; index plays replace the cells they name (the chart code is unused there).
 
-    >>> from twentyone.simulation.charts import standard_chart
-    >>> encoded = encode_strategy(standard_chart())
+    >>> from twentyone.analysis.strategy import basic_strategy
+    >>> from twentyone.presets import CASINO
+    >>> encoded = encode_strategy(basic_strategy(CASINO))
     >>> int(encoded.codes[kernels.TABLE_HARD, 16, 10, 0]) == CODE_NUMBERS["Rh"]
     True
     """

@@ -219,10 +219,21 @@ def below(state: Array, n: int) -> Any:
     return np.int64(product >> _U32)
 
 
+#: The move a hard or soft chart code makes, by [code, can double, can surrender]: a table
+#: instead of a chain of branches on a random code. Pair codes cannot occur there: hit.
+MOVES = np.full((CODE_RP + 1, 2, 2), DECISION_HIT, dtype=np.int64)
+MOVES[CODE_S, :, :] = DECISION_STAND
+MOVES[CODE_DH, 1, :] = DECISION_DOUBLE
+MOVES[CODE_DS, 0, :] = DECISION_STAND
+MOVES[CODE_DS, 1, :] = DECISION_DOUBLE
+MOVES[CODE_RH, :, 1] = DECISION_SURRENDER
+MOVES[CODE_RS, :, 0] = DECISION_STAND
+MOVES[CODE_RS, :, 1] = DECISION_SURRENDER
+
+
 @helper
-def draw(rp: Array, shoe: Array, ss: Array, rng: Array) -> Any:
-    """The next card (a rank) from the shoe."""
-    mode = rp[RP_SHUFFLE]
+def deal(mode: int, initial_count: int, shoe: Array, ss: Array, rng: Array) -> Any:
+    """The next card (a rank) from the shoe, for shuffle mode ``mode`` (the hot path)."""
     if mode == SHUFFLE_INFINITE:
         return below(rng, 13) + 1
     pos = ss[SS_POS]
@@ -237,7 +248,7 @@ def draw(rp: Array, shoe: Array, ss: Array, rng: Array) -> Any:
         # A round that outlasts the shoe reshuffles every card (as twentyone.shoe.FiniteShoe).
         pos = 0
         ss[SS_SEEN] = 0
-        ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+        ss[SS_RUNNING] = initial_count
     pick = pos + below(rng, size - pos)
     card = shoe[pick]
     shoe[pick] = shoe[pos]
@@ -247,40 +258,56 @@ def draw(rp: Array, shoe: Array, ss: Array, rng: Array) -> Any:
 
 
 @kernel
-def see(rp: Array, ss: Array, tags: Array, card: int) -> Any:
+def draw(rp: Array, shoe: Array, ss: Array, rng: Array) -> Any:
+    """The next card (a rank) from the shoe, under the rules ``rp``."""
+    return deal(rp[RP_SHUFFLE], rp[RP_INITIAL_COUNT], shoe, ss, rng)
+
+
+@helper
+def see(count_mode: int, ss: Array, tags: Array, card: int) -> Any:
     """A card becomes visible: it enters the count (nothing to do when nobody counts)."""
-    if rp[RP_COUNT_MODE] != COUNT_NONE:
+    if count_mode != COUNT_NONE:
         ss[SS_RUNNING] += tags[card]
         ss[SS_SEEN] += 1
 
 
-@kernel
-def count_key(rp: Array, ss: Array, shoe_size: int) -> Any:
+@helper
+def count_key(count_mode: int, ss: Array, shoe_size: int) -> Any:
     """The count that bets and index plays key on: true count, running count, or 0."""
-    mode = rp[RP_COUNT_MODE]
-    if mode == COUNT_TRUE:
+    if count_mode == COUNT_TRUE:
         unseen = shoe_size - ss[SS_SEEN]
         if unseen < 1:
             unseen = 1
         return ss[SS_RUNNING] * 52.0 / unseen
-    if mode == COUNT_RUNNING:
+    if count_mode == COUNT_RUNNING:
         return float(ss[SS_RUNNING])
     return 0.0
 
 
-@kernel
+@helper
 def lookup(
-    codes: Array, thresholds: Array, counts: Array, table: int, row: int, up: int, key: float
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    indexed: bool,
+    table: int,
+    row: int,
+    up: int,
+    key: float,
 ) -> Any:
-    """The chart code of a cell; index plays switch it when ``key`` reaches their thresholds."""
+    """The chart code of a cell; index plays switch it when ``key`` reaches their thresholds.
+
+    ``indexed`` says whether any cell has index plays (without, ``counts`` is not read).
+    """
     code = codes[table, row, up, 0]
-    for i in range(counts[table, row, up]):
-        if key >= thresholds[table, row, up, i]:
-            code = codes[table, row, up, i + 1]
+    if indexed:
+        for i in range(counts[table, row, up]):
+            if key >= thresholds[table, row, up, i]:
+                code = codes[table, row, up, i + 1]
     return code
 
 
-@kernel
+@helper
 def record(trace: Array, ss: Array, decision: int) -> Any:
     """Write a decision down (traced rounds only: ``trace`` is empty otherwise)."""
     if trace.shape[0] > 0:
@@ -290,26 +317,25 @@ def record(trace: Array, ss: Array, decision: int) -> Any:
         ss[SS_TRACE_LEN] = n + 1
 
 
-@kernel
-def can_double_total(rp: Array, total: int) -> Any:
-    rule = rp[RP_DOUBLE]
-    if rule == DOUBLE_ANY:
+@helper
+def can_double_total(double_rule: int, total: int) -> Any:
+    if double_rule == DOUBLE_ANY:
         return True
-    if rule == DOUBLE_9_11:
-        return 9 <= total <= 11
-    if rule == DOUBLE_10_11:
-        return 10 <= total <= 11
+    if double_rule == DOUBLE_9_11:
+        return (total >= 9) & (total <= 11)
+    if double_rule == DOUBLE_10_11:
+        return (total >= 10) & (total <= 11)
     return False
 
 
-@kernel
-def is_pair(rp: Array, rank1: int, rank2: int) -> Any:
-    if rp[RP_SPLIT_BY] == SPLIT_BY_RANK:
+@helper
+def is_pair(split_by: int, rank1: int, rank2: int) -> Any:
+    if split_by == SPLIT_BY_RANK:
         return rank1 == rank2
     return min(rank1, 10) == min(rank2, 10)
 
 
-@kernel
+@helper
 def add_card(hw: Array, h: int, card: int) -> Any:
     value = min(card, 10)
     if hw[HW_CARDS, h] == 1:
@@ -320,7 +346,7 @@ def add_card(hw: Array, h: int, card: int) -> Any:
         hw[HW_ACE, h] = 1
 
 
-@kernel
+@helper
 def start_hand(hw: Array, h: int, card: int, stake: int, from_split: int) -> Any:
     hw[HW_RANK1, h] = card
     hw[HW_RANK2, h] = 0
@@ -332,33 +358,58 @@ def start_hand(hw: Array, h: int, card: int, stake: int, from_split: int) -> Any
     hw[HW_FROM_SPLIT, h] = from_split
 
 
-@kernel
+@helper
 def best_total(hard: int, ace: int) -> Any:
-    if ace == 1 and hard + 10 <= 21:
-        return hard + 10
-    return hard
+    # Without a branch: whether a hand is soft is as random as its cards (a mispredicted
+    # branch costs more than the arithmetic).
+    return hard + 10 * ((ace == 1) & (hard <= 11))
 
 
-@kernel
+@helper
 def wants_early_surrender(
-    rp: Array, hw: Array, up: int, codes: Array, thresholds: Array, counts: Array, key: float
+    split_by: int,
+    max_hands: int,
+    das: int,
+    hw: Array,
+    up: int,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    indexed: bool,
+    key: float,
 ) -> Any:
     """The chart's surrender codes decide early surrender before the peek."""
     rank1 = hw[HW_RANK1, 0]
     rank2 = hw[HW_RANK2, 0]
-    if rp[RP_MAX_HANDS] > 1 and is_pair(rp, rank1, rank2):
-        pair_code = lookup(codes, thresholds, counts, TABLE_PAIR, min(rank1, 10), up, key)
-        if pair_code == CODE_P or (pair_code == CODE_PH and rp[RP_DAS] == 1):
+    if max_hands > 1 and is_pair(split_by, rank1, rank2):
+        pair_code = lookup(codes, thresholds, counts, indexed, TABLE_PAIR, min(rank1, 10), up, key)
+        if pair_code == CODE_P or (pair_code == CODE_PH and das == 1):
             return False
         if pair_code == CODE_RP:
             return True
     hard = hw[HW_HARD, 0]
     total = best_total(hard, hw[HW_ACE, 0])
     if total != hard:
-        code = lookup(codes, thresholds, counts, TABLE_SOFT, total, up, key)
+        code = lookup(codes, thresholds, counts, indexed, TABLE_SOFT, total, up, key)
     else:
-        code = lookup(codes, thresholds, counts, TABLE_HARD, max(hard, 4), up, key)
+        code = lookup(codes, thresholds, counts, indexed, TABLE_HARD, max(hard, 4), up, key)
     return code in (CODE_RH, CODE_RS)
+
+
+@helper
+def finish_round(stats: Array, net: Integer, bet: Integer, hands: int) -> Any:
+    stats[ST_ROUNDS] += 1
+    stats[ST_NET] += net
+    stats[ST_NET2] += net * net
+    stats[ST_BET] += bet
+    stats[ST_BET2] += bet * bet
+    stats[ST_NET_BET] += net * bet
+    stats[ST_HANDS] += hands
+    # Without branches: win, push or loss is random.
+    stats[ST_WINS] += net > 0
+    stats[ST_PUSHES] += net == 0
+    stats[ST_LOSSES] += net < 0
+    return net
 
 
 @helper
@@ -370,6 +421,7 @@ def play_round(
     codes: Array,
     thresholds: Array,
     counts: Array,
+    indexed: bool,
     tags: Array,
     ramp_thresholds: Array,
     ramp_units: Array,
@@ -379,40 +431,57 @@ def play_round(
     trace: Array,
 ) -> Any:
     """Play one round for one box and add it to ``stats``; return the box's net in ticks."""
+    # The rules as local scalars: read once a round, not after every store (numba cannot tell
+    # that the rule array is not one of the arrays the round writes to).
     mode = rp[RP_SHUFFLE]
+    initial_count = rp[RP_INITIAL_COUNT]
+    count_mode = rp[RP_COUNT_MODE]
+    peek = rp[RP_PEEK]
+    surrender_rule = rp[RP_SURRENDER]
+    max_hands = rp[RP_MAX_HANDS]
+    split_by = rp[RP_SPLIT_BY]
+    das = rp[RP_DAS]
+    double_rule = rp[RP_DOUBLE]
+    resplit_aces = rp[RP_RESPLIT_ACES]
+    hit_split_aces = rp[RP_HIT_SPLIT_ACES]
+    ties_lose = rp[RP_TIES]
+    tie_loses = ties_lose == 1
     shoe_size = shoe.shape[0]
+    has_hole = peek != PEEK_NONE
+    # Surrender as a move in play: late, or early where the dealer has no hole card to peek.
+    surrender_in_play = surrender_rule == SURRENDER_LATE or (
+        surrender_rule == SURRENDER_EARLY and not has_hole
+    )
     if mode in (SHUFFLE_EVERY_ROUND, SHUFFLE_CONTINUOUS):
         # Every card is back in the shoe: the lazy Fisher-Yates draws from all of them again.
         if mode == SHUFFLE_EVERY_ROUND:
             stats[ST_SHUFFLES] += 1
         ss[SS_POS] = 0
         ss[SS_SEEN] = 0
-        ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+        ss[SS_RUNNING] = initial_count
     elif mode == SHUFFLE_CUT_CARD and ss[SS_POS] >= rp[RP_CUT]:
         ss[SS_POS] = 0
         ss[SS_SEEN] = 0
-        ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+        ss[SS_RUNNING] = initial_count
         stats[ST_SHUFFLES] += 1
 
-    key = count_key(rp, ss, shoe_size)
     bet = np.int64(1)
-    for i in range(ramp_thresholds.shape[0]):
-        if key >= ramp_thresholds[i]:
-            bet = ramp_units[i]
-    ticks_per_unit = 2 * rp[RP_BJ_DEN]
-    unit = bet * ticks_per_unit  # one original bet, in ticks
+    if ramp_thresholds.shape[0] > 0:
+        key = count_key(count_mode, ss, shoe_size)
+        for i in range(ramp_thresholds.shape[0]):
+            if key >= ramp_thresholds[i]:
+                bet = ramp_units[i]
+    unit = bet * (2 * rp[RP_BJ_DEN])  # one original bet, in ticks
 
-    peek = rp[RP_PEEK]
-    has_hole = peek != PEEK_NONE
-    first = draw(rp, shoe, ss, rng)
-    see(rp, ss, tags, first)
-    up = draw(rp, shoe, ss, rng)
-    see(rp, ss, tags, up)
-    second = draw(rp, shoe, ss, rng)
-    see(rp, ss, tags, second)
+    first = deal(mode, initial_count, shoe, ss, rng)
+    see(count_mode, ss, tags, first)
+    up = deal(mode, initial_count, shoe, ss, rng)
+    see(count_mode, ss, tags, up)
+    second = deal(mode, initial_count, shoe, ss, rng)
+    see(count_mode, ss, tags, second)
     hole = 0
     if has_hole:
-        hole = draw(rp, shoe, ss, rng)
+        hole = deal(mode, initial_count, shoe, ss, rng)
     up_value = min(up, 10)
 
     start_hand(hw, 0, first, unit, 0)
@@ -426,7 +495,7 @@ def play_round(
     # Insurance: offered on an ace, half the original bet, decided by the count.
     insurance = np.int64(0)
     if up_value == 1 and rp[RP_INSURANCE] == 1:
-        if count_key(rp, ss, shoe_size) >= insurance_threshold:
+        if count_key(count_mode, ss, shoe_size) >= insurance_threshold:
             insurance = unit // 2
             stats[ST_INSURANCES] += 1
             record(trace, ss, DECISION_INSURANCE)
@@ -435,9 +504,18 @@ def play_round(
 
     # Early surrender in a game with a peek: before the peek, after insurance.
     early_surrendered = False
-    if has_hole and rp[RP_SURRENDER] == SURRENDER_EARLY and not player_blackjack:
+    if has_hole and surrender_rule == SURRENDER_EARLY and not player_blackjack:
         if wants_early_surrender(
-            rp, hw, up_value, codes, thresholds, counts, count_key(rp, ss, shoe_size)
+            split_by,
+            max_hands,
+            das,
+            hw,
+            up_value,
+            codes,
+            thresholds,
+            counts,
+            indexed,
+            count_key(count_mode, ss, shoe_size),
         ):
             early_surrendered = True
             hw[HW_STATUS, 0] = STATUS_SURRENDERED
@@ -456,12 +534,12 @@ def play_round(
         )
         peeked = up_value == 1 or (up_value == 10 and peek == PEEK_ACE_TEN)
         if peeked and dealer_blackjack:
-            see(rp, ss, tags, hole)
+            see(count_mode, ss, tags, hole)
             stats[ST_DEALER_BLACKJACKS] += 1
             net = 2 * insurance
             if early_surrendered:
                 net -= unit // 2
-            elif not player_blackjack or rp[RP_TIES] == 1:
+            elif not player_blackjack or ties_lose == 1:
                 # Two naturals tie: a push, unless the dealer wins ties (as the engine reads it).
                 net -= unit
             return finish_round(stats, net, bet, 1)
@@ -477,41 +555,43 @@ def play_round(
                 hw[HW_STATUS, h] = STATUS_BUST
                 stats[ST_BUSTS] += 1
                 break
+            # Conditions are combined with & rather than `and`: each `and` is a branch on
+            # random cards, and evaluating every term costs less than a mispredicted branch.
+            two_cards = cards == 2
             from_split = hw[HW_FROM_SPLIT, h] == 1
-            split_ace = from_split and hw[HW_RANK1, h] == 1
+            split_ace = from_split & (hw[HW_RANK1, h] == 1)
             can_split = (
-                cards == 2
-                and hand_count < rp[RP_MAX_HANDS]
-                and is_pair(rp, hw[HW_RANK1, h], hw[HW_RANK2, h])
-                and not (split_ace and rp[RP_RESPLIT_ACES] == 0)
+                two_cards
+                & (hand_count < max_hands)
+                & is_pair(split_by, hw[HW_RANK1, h], hw[HW_RANK2, h])
+                & (not (split_ace & (resplit_aces == 0)))
             )
-            locked = split_ace and rp[RP_HIT_SPLIT_ACES] == 0
-            if total == 21 or (locked and not can_split):
+            locked = split_ace & (hit_split_aces == 0)
+            if (total == 21) | (locked & (not can_split)):
                 hw[HW_STATUS, h] = STATUS_STOOD
                 break
             can_double = (
-                cards == 2
-                and not split_ace
-                and (not from_split or rp[RP_DAS] == 1)
-                and can_double_total(rp, total)
+                two_cards
+                & (not split_ace)
+                & ((not from_split) | (das == 1))
+                & can_double_total(double_rule, total)
             )
-            can_surrender = (
-                cards == 2
-                and hand_count == 1
-                and not from_split
-                and (
-                    rp[RP_SURRENDER] == SURRENDER_LATE
-                    or (rp[RP_SURRENDER] == SURRENDER_EARLY and not has_hole)
-                )
-            )
-            key = count_key(rp, ss, shoe_size)
+            can_surrender = two_cards & (hand_count == 1) & (not from_split) & surrender_in_play
+            key = count_key(count_mode, ss, shoe_size)
             move = DECISION_HIT
             decided = False
             if can_split:
                 pair_code = lookup(
-                    codes, thresholds, counts, TABLE_PAIR, min(hw[HW_RANK1, h], 10), up_value, key
+                    codes,
+                    thresholds,
+                    counts,
+                    indexed,
+                    TABLE_PAIR,
+                    min(hw[HW_RANK1, h], 10),
+                    up_value,
+                    key,
                 )
-                if pair_code == CODE_P or (pair_code == CODE_PH and rp[RP_DAS] == 1):
+                if pair_code == CODE_P or (pair_code == CODE_PH and das == 1):
                     move = DECISION_SPLIT
                     decided = True
                 elif pair_code == CODE_RP:
@@ -522,23 +602,21 @@ def play_round(
                     move = DECISION_STAND
                 else:
                     if total != hard:
-                        code = lookup(codes, thresholds, counts, TABLE_SOFT, total, up_value, key)
+                        code = lookup(
+                            codes, thresholds, counts, indexed, TABLE_SOFT, total, up_value, key
+                        )
                     else:
                         code = lookup(
-                            codes, thresholds, counts, TABLE_HARD, max(hard, 4), up_value, key
+                            codes,
+                            thresholds,
+                            counts,
+                            indexed,
+                            TABLE_HARD,
+                            max(hard, 4),
+                            up_value,
+                            key,
                         )
-                    if code == CODE_DH:
-                        move = DECISION_DOUBLE if can_double else DECISION_HIT
-                    elif code == CODE_DS:
-                        move = DECISION_DOUBLE if can_double else DECISION_STAND
-                    elif code == CODE_RH:
-                        move = DECISION_SURRENDER if can_surrender else DECISION_HIT
-                    elif code == CODE_RS:
-                        move = DECISION_SURRENDER if can_surrender else DECISION_STAND
-                    elif code == CODE_S:
-                        move = DECISION_STAND
-                    else:
-                        move = DECISION_HIT
+                    move = MOVES[code, np.int64(can_double), np.int64(can_surrender)]
             record(trace, ss, move)
             if move == DECISION_STAND:
                 hw[HW_STATUS, h] = STATUS_STOOD
@@ -550,8 +628,8 @@ def play_round(
             if move == DECISION_DOUBLE:
                 hw[HW_STAKE, h] += unit
                 stats[ST_DOUBLES] += 1
-                card = draw(rp, shoe, ss, rng)
-                see(rp, ss, tags, card)
+                card = deal(mode, initial_count, shoe, ss, rng)
+                see(count_mode, ss, tags, card)
                 add_card(hw, h, card)
                 if best_total(hw[HW_HARD, h], hw[HW_ACE, h]) > 21:
                     hw[HW_STATUS, h] = STATUS_BUST
@@ -568,15 +646,15 @@ def play_round(
                 rank = hw[HW_RANK1, h]
                 start_hand(hw, h, rank, unit, 1)
                 start_hand(hw, h + 1, rank, unit, 1)
-                card = draw(rp, shoe, ss, rng)
-                see(rp, ss, tags, card)
+                card = deal(mode, initial_count, shoe, ss, rng)
+                see(count_mode, ss, tags, card)
                 add_card(hw, h, card)
-                card = draw(rp, shoe, ss, rng)
-                see(rp, ss, tags, card)
+                card = deal(mode, initial_count, shoe, ss, rng)
+                see(count_mode, ss, tags, card)
                 add_card(hw, h + 1, card)
                 continue
-            card = draw(rp, shoe, ss, rng)
-            see(rp, ss, tags, card)
+            card = deal(mode, initial_count, shoe, ss, rng)
+            see(count_mode, ss, tags, card)
             add_card(hw, h, card)
         h += 1
 
@@ -587,17 +665,17 @@ def play_round(
         status = hw[HW_STATUS, i]
         if status == STATUS_STOOD:
             any_live = True
-        elif status == STATUS_SURRENDERED and rp[RP_SURRENDER] == SURRENDER_LATE:
+        elif status == STATUS_SURRENDERED and surrender_rule == SURRENDER_LATE:
             any_late_surrender = True
 
     if has_hole:
-        see(rp, ss, tags, hole)
+        see(count_mode, ss, tags, hole)
         dealer_hard += min(hole, 10)
         if min(hole, 10) == 1:
             dealer_ace = 1
     elif any_live or any_late_surrender or player_blackjack or insurance > 0:
-        hole = draw(rp, shoe, ss, rng)
-        see(rp, ss, tags, hole)
+        hole = deal(mode, initial_count, shoe, ss, rng)
+        see(count_mode, ss, tags, hole)
         hole_value = min(hole, 10)
         dealer_hard += hole_value
         if hole_value == 1:
@@ -609,12 +687,11 @@ def play_round(
         hits_soft_17 = rp[RP_H17] == 1
         while True:
             dealer_total = best_total(dealer_hard, dealer_ace)
-            if dealer_total > 17 or (
-                dealer_total == 17 and not (hits_soft_17 and dealer_total != dealer_hard)
-            ):
+            soft_17 = (dealer_total == 17) & (dealer_total != dealer_hard)
+            if (dealer_total > 17) | ((dealer_total == 17) & (not (hits_soft_17 & soft_17))):
                 break
-            card = draw(rp, shoe, ss, rng)
-            see(rp, ss, tags, card)
+            card = deal(mode, initial_count, shoe, ss, rng)
+            see(count_mode, ss, tags, card)
             dealer_hard += min(card, 10)
             if min(card, 10) == 1:
                 dealer_ace = 1
@@ -631,9 +708,9 @@ def play_round(
             status = hw[HW_STATUS, i]
             if status == STATUS_BUST:
                 net -= hw[HW_STAKE, i]
-            elif status == STATUS_SURRENDERED and rp[RP_SURRENDER] == SURRENDER_EARLY:
+            elif status == STATUS_SURRENDERED and surrender_rule == SURRENDER_EARLY:
                 net -= hw[HW_STAKE, i] // 2
-            elif status != STATUS_BLACKJACK or rp[RP_TIES] == 1:
+            elif status != STATUS_BLACKJACK or ties_lose == 1:
                 remaining = True
         if remaining:
             net -= unit
@@ -644,42 +721,26 @@ def play_round(
         if status == STATUS_BUST:
             net -= stake
         elif status == STATUS_SURRENDERED:
-            if dealer_blackjack and rp[RP_SURRENDER] == SURRENDER_LATE:
+            if dealer_blackjack and surrender_rule == SURRENDER_LATE:
                 net -= stake
             else:
                 net -= stake // 2
         elif status == STATUS_BLACKJACK:
             if not dealer_blackjack:
                 net += stake * rp[RP_BJ_NUM] // rp[RP_BJ_DEN]
-            elif rp[RP_TIES] == 1:
+            elif ties_lose == 1:
                 net -= stake
         elif dealer_blackjack:
             net -= stake
         else:
+            # Without branches: the comparison of totals is random.
             player_total = best_total(hw[HW_HARD, i], hw[HW_ACE, i])
-            if dealer_total > 21 or player_total > dealer_total:
-                net += stake
-            elif player_total < dealer_total or rp[RP_TIES] == 1:
-                net -= stake
+            wins = (dealer_total > 21) | (player_total > dealer_total)
+            loses = (dealer_total <= 21) & (
+                (player_total < dealer_total) | ((player_total == dealer_total) & tie_loses)
+            )
+            net += stake * (np.int64(wins) - np.int64(loses))
     return finish_round(stats, net, bet, hand_count)
-
-
-@kernel
-def finish_round(stats: Array, net: Integer, bet: Integer, hands: int) -> Any:
-    stats[ST_ROUNDS] += 1
-    stats[ST_NET] += net
-    stats[ST_NET2] += net * net
-    stats[ST_BET] += bet
-    stats[ST_BET2] += bet * bet
-    stats[ST_NET_BET] += net * bet
-    stats[ST_HANDS] += hands
-    if net > 0:
-        stats[ST_WINS] += 1
-    elif net == 0:
-        stats[ST_PUSHES] += 1
-    else:
-        stats[ST_LOSSES] += 1
-    return net
 
 
 @kernel
@@ -715,6 +776,13 @@ def simulate_rounds(
     ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
     if rp[RP_SHUFFLE] == SHUFFLE_CUT_CARD or rp[RP_SHUFFLE] == SHUFFLE_CONTINUOUS:
         stats[ST_SHUFFLES] += 1  # the shoe's first shuffle
+    # Without index plays the chart lookups skip the threshold tables altogether.
+    indexed = False
+    for table in range(counts.shape[0]):
+        for row in range(counts.shape[1]):
+            for up in range(counts.shape[2]):
+                if counts[table, row, up] > 0:
+                    indexed = True
     for _ in range(rounds):
         play_round(
             rp,
@@ -724,6 +792,7 @@ def simulate_rounds(
             codes,
             thresholds,
             counts,
+            indexed,
             tags,
             ramp_thresholds,
             ramp_units,

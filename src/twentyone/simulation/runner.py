@@ -6,7 +6,7 @@ sums, so the same seed gives bit-identical statistics for 1 worker, 16 workers o
 ``run_chunk`` is the unit a distributed engine (Dask, Ray, Spark) would map over chunk indices.
 
 >>> from twentyone.presets import ONLINE
->>> config = SimulationConfig.for_rules(ONLINE, chart=standard_chart())
+>>> config = SimulationConfig.for_rules(ONLINE)
 >>> result = simulate(config, rounds=2_000, seed=1)
 >>> result.rounds, result == simulate(config, rounds=2_000, seed=1)
 (2000, True)
@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from twentyone.rules import Rules
 from twentyone.simulation import kernels
-from twentyone.simulation.charts import default_chart, standard_chart
+from twentyone.simulation.charts import default_chart
 from twentyone.simulation.counting import BetRamp, CountingSystem, IndexSet
 from twentyone.simulation.encoding import (
     EncodedStrategy,
@@ -316,8 +316,22 @@ def check_request(rounds: int, seed: int, workers: int) -> None:
 
 def warm_up() -> None:
     """Load (or compile, the first time) the kernels in this process."""
-    rules = Rules()
-    run_chunk(KernelInputs.from_config(SimulationConfig(rules, standard_chart())), 0, 0, 1)
+    # An all-hit chart: loading the kernels needs no strategy (nor the analysis to compute one).
+    strategy = EncodedStrategy(
+        np.zeros((3, 22, 11, 2), dtype=np.int64),
+        np.zeros((3, 22, 11, 1), dtype=np.float64),
+        np.zeros((3, 22, 11), dtype=np.int64),
+    )
+    no_count = np.zeros(0, dtype=np.int64)
+    inputs = KernelInputs(
+        encode_rules(Rules()),
+        strategy,
+        encode_tags(None),
+        np.zeros(0, dtype=np.float64),
+        no_count,
+        math.inf,
+    )
+    run_chunk(inputs, 0, 0, 1)
 
 
 def _chunk_task(task: tuple[KernelInputs, int, int, int]) -> npt.NDArray[np.int64]:

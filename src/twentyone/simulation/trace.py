@@ -6,8 +6,8 @@ net for the box.
 
 >>> from twentyone.cards import parse_cards
 >>> from twentyone.presets import CASINO
->>> from twentyone.simulation.charts import standard_chart
->>> config = SimulationConfig(CASINO, standard_chart())
+>>> from twentyone.analysis.strategy import basic_strategy
+>>> config = SimulationConfig(CASINO, basic_strategy(CASINO))
 >>> traced = trace_round(config, parse_cards("8S 6H 8D 3C TD 9S TH 7C 2D"))
 >>> traced.decisions, traced.cards_used, traced.net
 (('split', 'double', 'stand'), 8, 3000)
