@@ -73,7 +73,7 @@ def test_every_round_shuffle_counts_one_shuffle_a_round() -> None:
 def test_lazy_fisher_yates_deals_a_permutation_of_the_shoe() -> None:
     """Deal one whole single-deck shoe card by card: every card exactly once."""
     params = encode_rules(Rules(decks=1, shuffle=Shuffle.CUT_CARD))
-    shoe = np.array([(i % 13) + 1 for i in range(52)], dtype=np.int64)
+    shoe = np.array([(i % 13) + 1 for i in range(52)], dtype=np.int8)
     state = np.zeros(kernels.SS_SIZE, dtype=np.int64)
     rng = chunk_generator_state(9, 0)
     dealt = [int(kernels.draw(params, shoe, state, rng)) for _ in range(52)]
@@ -86,7 +86,7 @@ def test_rank_positions_are_uniform_over_many_shuffles() -> None:
     aces_first = 0
     trials = 26_000
     for _ in range(trials):
-        shoe = np.array([(i % 13) + 1 for i in range(52)], dtype=np.int64)
+        shoe = np.array([(i % 13) + 1 for i in range(52)], dtype=np.int8)
         state = np.zeros(kernels.SS_SIZE, dtype=np.int64)
         aces_first += int(kernels.draw(params, shoe, state, rng)) == 1
     # P(ace on top) = 1/13: 2000 expected, sd about 43.

@@ -286,6 +286,7 @@ def count_key(count_mode: int, ss: Array, shoe_size: int) -> Any:
 
 @helper
 def lookup(
+    base_codes: Array,
     codes: Array,
     thresholds: Array,
     counts: Array,
@@ -297,9 +298,11 @@ def lookup(
 ) -> Any:
     """The chart code of a cell; index plays switch it when ``key`` reaches their thresholds.
 
-    ``indexed`` says whether any cell has index plays (without, ``counts`` is not read).
+    ``base_codes`` (int8) is ``codes[..., 0]``: the chart alone in under a kilobyte, which stays
+    in the L1 cache next to the shoe. ``indexed`` says whether any cell has index plays
+    (without, ``codes``, ``thresholds`` and ``counts`` are not read).
     """
-    code = codes[table, row, up, 0]
+    code = np.int64(base_codes[table, row, up])
     if indexed:
         for i in range(counts[table, row, up]):
             if key >= thresholds[table, row, up, i]:
@@ -372,6 +375,7 @@ def wants_early_surrender(
     das: int,
     hw: Array,
     up: int,
+    base_codes: Array,
     codes: Array,
     thresholds: Array,
     counts: Array,
@@ -382,7 +386,17 @@ def wants_early_surrender(
     rank1 = hw[HW_RANK1, 0]
     rank2 = hw[HW_RANK2, 0]
     if max_hands > 1 and is_pair(split_by, rank1, rank2):
-        pair_code = lookup(codes, thresholds, counts, indexed, TABLE_PAIR, min(rank1, 10), up, key)
+        pair_code = lookup(
+            base_codes,
+            codes,
+            thresholds,
+            counts,
+            indexed,
+            TABLE_PAIR,
+            min(rank1, 10),
+            up,
+            key,
+        )
         if pair_code == CODE_P or (pair_code == CODE_PH and das == 1):
             return False
         if pair_code == CODE_RP:
@@ -390,9 +404,19 @@ def wants_early_surrender(
     hard = hw[HW_HARD, 0]
     total = best_total(hard, hw[HW_ACE, 0])
     if total != hard:
-        code = lookup(codes, thresholds, counts, indexed, TABLE_SOFT, total, up, key)
+        code = lookup(base_codes, codes, thresholds, counts, indexed, TABLE_SOFT, total, up, key)
     else:
-        code = lookup(codes, thresholds, counts, indexed, TABLE_HARD, max(hard, 4), up, key)
+        code = lookup(
+            base_codes,
+            codes,
+            thresholds,
+            counts,
+            indexed,
+            TABLE_HARD,
+            max(hard, 4),
+            up,
+            key,
+        )
     return code in (CODE_RH, CODE_RS)
 
 
@@ -418,6 +442,7 @@ def play_round(
     shoe: Array,
     ss: Array,
     rng: Array,
+    base_codes: Array,
     codes: Array,
     thresholds: Array,
     counts: Array,
@@ -511,6 +536,7 @@ def play_round(
             das,
             hw,
             up_value,
+            base_codes,
             codes,
             thresholds,
             counts,
@@ -582,6 +608,7 @@ def play_round(
             decided = False
             if can_split:
                 pair_code = lookup(
+                    base_codes,
                     codes,
                     thresholds,
                     counts,
@@ -603,10 +630,19 @@ def play_round(
                 else:
                     if total != hard:
                         code = lookup(
-                            codes, thresholds, counts, indexed, TABLE_SOFT, total, up_value, key
+                            base_codes,
+                            codes,
+                            thresholds,
+                            counts,
+                            indexed,
+                            TABLE_SOFT,
+                            total,
+                            up_value,
+                            key,
                         )
                     else:
                         code = lookup(
+                            base_codes,
                             codes,
                             thresholds,
                             counts,
@@ -748,6 +784,7 @@ def simulate_rounds(
     rp: Array,
     rng: Array,
     rounds: int,
+    base_codes: Array,
     codes: Array,
     thresholds: Array,
     counts: Array,
@@ -763,7 +800,9 @@ def simulate_rounds(
 ) -> Any:
     """Play ``rounds`` rounds; add them to ``stats`` (an int64[ST_SIZE]).
 
-    The caller passes the work arrays: ``shoe`` (52 * decks ranks, empty for an infinite deck),
+    ``base_codes`` is ``codes[..., 0]`` as a C-contiguous int8 array (see :func:`lookup`).
+    The caller passes the work arrays: ``shoe`` (int8: 52 * decks ranks, empty for an infinite
+    deck; a byte a card keeps the shoe in a few cache lines),
     ``ss`` (int64[SS_SIZE]), ``hw`` (int64[HW_SIZE, max_hands]) and ``trace`` (empty). With
     ``rp`` set to SHUFFLE_SCRIPTED, ``shoe`` holds the cards to deal in order and ``trace``
     receives the decisions (``ss[SS_TRACE_LEN]`` of them): that is how rounds are traced.
@@ -789,6 +828,7 @@ def simulate_rounds(
             shoe,
             ss,
             rng,
+            base_codes,
             codes,
             thresholds,
             counts,

@@ -148,6 +148,7 @@ def run_chunk(inputs: KernelInputs, seed: int, chunk: int, rounds: int) -> npt.N
         inputs.rule_params,
         chunk_generator_state(seed, chunk),
         rounds,
+        base_codes(strategy),
         strategy.codes,
         strategy.thresholds,
         strategy.counts,
@@ -156,12 +157,17 @@ def run_chunk(inputs: KernelInputs, seed: int, chunk: int, rounds: int) -> npt.N
         inputs.ramp_units,
         inputs.insurance_threshold,
         stats,
-        np.zeros(52 * decks, dtype=np.int64),
+        np.zeros(52 * decks, dtype=np.int8),
         np.zeros(kernels.SS_SIZE, dtype=np.int64),
         hand_workspace(params),
         np.zeros(0, dtype=np.int64),
     )
     return stats
+
+
+def base_codes(strategy: EncodedStrategy) -> npt.NDArray[np.int8]:
+    """The chart without index plays, one byte a cell: what the kernels read on every decision."""
+    return np.ascontiguousarray(strategy.codes[..., 0], dtype=np.int8)
 
 
 def hand_workspace(params: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

@@ -30,7 +30,12 @@ from twentyone.rules import Peek, Rules
 from twentyone.simulation import kernels
 from twentyone.simulation.encoding import ticks_per_unit
 from twentyone.simulation.errors import SimulationError
-from twentyone.simulation.runner import KernelInputs, SimulationConfig, hand_workspace
+from twentyone.simulation.runner import (
+    KernelInputs,
+    SimulationConfig,
+    base_codes,
+    hand_workspace,
+)
 
 #: Rule keys a scenario may override (spec interfaces.md, and the engine's list).
 SCENARIO_RULE_KEYS = (
@@ -92,7 +97,7 @@ def trace_round(config: SimulationConfig, cards: Sequence[Card], bet: int = 1000
     inputs = KernelInputs.from_config(config)
     params = inputs.rule_params.copy()
     params[kernels.RP_SHUFFLE] = kernels.SHUFFLE_SCRIPTED
-    ranks = np.array([rank_of(card) for card in cards], dtype=np.int64)
+    ranks = np.array([rank_of(card) for card in cards], dtype=np.int8)
     trace = np.zeros(_MAX_DECISIONS, dtype=np.int64)
     state = np.zeros(kernels.SS_SIZE, dtype=np.int64)
     stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
@@ -101,6 +106,7 @@ def trace_round(config: SimulationConfig, cards: Sequence[Card], bet: int = 1000
         params,
         np.zeros(4, dtype=np.uint64),  # nothing is random in a scripted round
         1,
+        base_codes(strategy),
         strategy.codes,
         strategy.thresholds,
         strategy.counts,
