@@ -258,6 +258,26 @@ _BOOL_FIELDS = {
 _INT_FIELDS = {"max_hands", "min_bet", "max_bet", "max_boxes"}
 
 
+#: The playing rules a scenario may override (spec interfaces.md): everything but the shoe's
+#: shuffling and the table's limits and box count, which stay the preset's.
+PLAYING_RULE_KEYS = (
+    "decks",
+    "dealer_hits_soft_17",
+    "peek",
+    "enhc_loses",
+    "blackjack_pays",
+    "double",
+    "double_after_split",
+    "split_by",
+    "max_hands",
+    "resplit_aces",
+    "hit_split_aces",
+    "surrender",
+    "insurance",
+    "ties",
+)
+
+
 def rules_to_json(rules: Rules) -> dict[str, Any]:
     out: dict[str, Any] = {"decks": "inf" if rules.decks is None else rules.decks}
     out["shuffle"] = format_shuffle(rules)

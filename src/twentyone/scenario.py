@@ -27,30 +27,13 @@ from twentyone.house.actions import Action
 from twentyone.house.events import CardDealt, Decided
 from twentyone.house.round import Round
 from twentyone.presets import preset
-from twentyone.rules import Rules, overrides_from_json
+from twentyone.rules import PLAYING_RULE_KEYS, Rules, overrides_from_json
 from twentyone.shoe import ScriptedShoe, check_possible
 
 Runner = Callable[[dict[str, Any]], dict[str, Any]]
 
 #: Rule keys a house-banked scenario may override (table limits and box counts stay the preset's).
-SCENARIO_RULE_KEYS = frozenset(
-    {
-        "decks",
-        "dealer_hits_soft_17",
-        "peek",
-        "enhc_loses",
-        "blackjack_pays",
-        "double",
-        "double_after_split",
-        "split_by",
-        "max_hands",
-        "resplit_aces",
-        "hit_split_aces",
-        "surrender",
-        "insurance",
-        "ties",
-    }
-)
+SCENARIO_RULE_KEYS = frozenset(PLAYING_RULE_KEYS)
 
 #: Runners of games played elsewhere: game name -> "module:function", imported on demand.
 RUNNERS: dict[str, str] = {

@@ -26,7 +26,7 @@ import numpy as np
 
 from twentyone.cards import RANKS, Card
 from twentyone.presets import CASINO, ONLINE
-from twentyone.rules import Peek, Rules
+from twentyone.rules import PLAYING_RULE_KEYS, Peek, Rules
 from twentyone.simulation import kernels
 from twentyone.simulation.encoding import ticks_per_unit
 from twentyone.simulation.errors import SimulationError
@@ -37,23 +37,6 @@ from twentyone.simulation.runner import (
     hand_workspace,
 )
 
-#: Rule keys a scenario may override (spec interfaces.md, and the engine's list).
-SCENARIO_RULE_KEYS = (
-    "decks",
-    "dealer_hits_soft_17",
-    "peek",
-    "enhc_loses",
-    "blackjack_pays",
-    "double",
-    "double_after_split",
-    "split_by",
-    "max_hands",
-    "resplit_aces",
-    "hit_split_aces",
-    "surrender",
-    "insurance",
-    "ties",
-)
 _DECISIONS = {
     kernels.DECISION_NO_INSURANCE: "no-insurance",
     kernels.DECISION_HIT: "hit",
@@ -150,7 +133,7 @@ def scenario(rules: Rules, traced: TracedRound) -> dict[str, Any]:
     rules_json = rules.to_json()
     return {
         "game": game,
-        "rules": {key: rules_json[key] for key in SCENARIO_RULE_KEYS},
+        "rules": {key: rules_json[key] for key in PLAYING_RULE_KEYS},
         "boxes": [{"bet": traced.bet}],
         "cards": [str(card) for card in traced.cards],
         "decisions": list(traced.decisions),
