@@ -15,12 +15,12 @@ def run(args: list[str], text: str) -> tuple[int, str]:
 def test_bet_against_the_market_maker_and_see_the_profit() -> None:
     code, out = run(
         ["--seed", "3", "--no-bots"],
-        "back 1 1.5 10\nbets\nlay 2 1.01 5\ncancel 16\nback 9 2 2\nback 1 2.01 5\nlay 1 2 1\nhello\n",
+        "back 1 1.5 10\nbets\nlay 2 1.01 5\ncancel 18\nback 9 2 2\nback 1 2.01 5\nlay 1 2 1\nhello\n",
     )
     assert code == 0, out
     assert "at 2.06 with House market maker" in out  # matched at the maker's better price
     assert "backed Player 1 10.00 at 2.06 against House market maker" in out
-    assert "cancelled 5.00 of order 16" in out
+    assert "cancelled 5.00 of order 18" in out
     assert "selection must be a number from 1 to 8" in out
     assert "price 2.01 is not on the ladder" in out
     assert "below the minimum stake" in out

@@ -15,8 +15,8 @@ bettors act, then closes the round, turns the cards and settles what became cert
 >>> table = ExchangeTable(ledger, "g1", ScriptedShoe(cards), MarketMaker())
 >>> table.open_round()  # round 1: the fair prices before any card, then the maker's quotes
 1
->>> len(table.market.position(MARKET_MAKER_ACCOUNT).open_orders)  # no quote on "All cards unique"
-14
+>>> len(table.market.position(MARKET_MAKER_ACCOUNT).open_orders)  # a back and a lay on all eight
+16
 >>> table.play_out()
 >>> table.market.status.value, table.market.selection_view("Player 3").status
 ('settled', 'winner')
@@ -59,8 +59,9 @@ def fair_prices(
     early in a game (the "All cards unique" walk), too slow for a live round, and a quote depends
     only on which ladder prices lie strictly on either side of the fair price, which an error
     of one part in 10**15 cannot change unless the fair price sits on a ladder price to that
-    precision. ``exact=True`` uses the exact figures. The odds leave "All cards unique" out
-    before any card is shown, so the market maker does not quote it in round 1.
+    precision. ``exact=True`` uses the exact figures. A selection the odds give no figure for
+    (None: "All cards unique" at the start under a logic table whose stored start figure was not
+    regenerated) is not quoted.
     """
     odds = exchange_odds(state, table, exact=exact)
     out: dict[str, Fraction | None] = {}
