@@ -311,6 +311,24 @@ def lookup(
 
 
 @helper
+def total_code(
+    base_codes: Array,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    indexed: bool,
+    hard: int,
+    total: int,
+    up: int,
+    key: float,
+) -> Any:
+    """The chart code of a hand by its total: the soft table when an ace counts 11."""
+    if total != hard:
+        return lookup(base_codes, codes, thresholds, counts, indexed, TABLE_SOFT, total, up, key)
+    return lookup(base_codes, codes, thresholds, counts, indexed, TABLE_HARD, max(hard, 4), up, key)
+
+
+@helper
 def record(trace: Array, ss: Array, decision: int) -> Any:
     """Write a decision down (traced rounds only: ``trace`` is empty otherwise)."""
     if trace.shape[0] > 0:
@@ -403,20 +421,7 @@ def wants_early_surrender(
             return True
     hard = hw[HW_HARD, 0]
     total = best_total(hard, hw[HW_ACE, 0])
-    if total != hard:
-        code = lookup(base_codes, codes, thresholds, counts, indexed, TABLE_SOFT, total, up, key)
-    else:
-        code = lookup(
-            base_codes,
-            codes,
-            thresholds,
-            counts,
-            indexed,
-            TABLE_HARD,
-            max(hard, 4),
-            up,
-            key,
-        )
+    code = total_code(base_codes, codes, thresholds, counts, indexed, hard, total, up, key)
     return code in (CODE_RH, CODE_RS)
 
 
@@ -628,30 +633,9 @@ def play_round(
                 if locked:
                     move = DECISION_STAND
                 else:
-                    if total != hard:
-                        code = lookup(
-                            base_codes,
-                            codes,
-                            thresholds,
-                            counts,
-                            indexed,
-                            TABLE_SOFT,
-                            total,
-                            up_value,
-                            key,
-                        )
-                    else:
-                        code = lookup(
-                            base_codes,
-                            codes,
-                            thresholds,
-                            counts,
-                            indexed,
-                            TABLE_HARD,
-                            max(hard, 4),
-                            up_value,
-                            key,
-                        )
+                    code = total_code(
+                        base_codes, codes, thresholds, counts, indexed, hard, total, up_value, key
+                    )
                     move = MOVES[code, np.int64(can_double), np.int64(can_surrender)]
             record(trace, ss, move)
             if move == DECISION_STAND:
