@@ -15,6 +15,7 @@ Usage: ``python bench/matching.py [--operations N] [--games N] [--seed S]``.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
@@ -83,6 +84,7 @@ def _run(
         ledger.deposit(f"d/{name}", name, 10**9)
     market = Market("bench", ledger, EIGHT, MarketSettings())
     market.open_round(1)
+    remaining, owner = market.orders.remaining, market.orders.customer
     round_no = 1
     open_ids: list[int] = []
     counts = {"place": 0, "cancel": 0, "rejected": 0}
@@ -105,25 +107,46 @@ def _run(
                 if result.order.remaining:
                     open_ids.append(result.order.order_id)
             counts["place"] += 1
-        else:
-            while open_ids and not market.orders[open_ids[-1]].remaining:
+        else:  # the most recent order still open (read from the order table's columns)
+            while open_ids and not remaining[open_ids[-1]]:
                 open_ids.pop()
             if open_ids:
-                order = market.orders[open_ids[-1]]
-                market.cancel(order.customer, order.order_id, None if op[1] else op[2])
+                order_id = open_ids[-1]
+                market.cancel(owner[order_id], order_id, None if op[1] else op[2])
             counts["cancel"] += 1
         if latencies is not None:
             latencies.append(clock() - t0)
     return market, ledger, counts
 
 
+class _CollectorClock:
+    """A ``gc.callbacks`` hook: how many collections of each generation, and their CPU time."""
+
+    def __init__(self) -> None:
+        self.collections = [0, 0, 0]
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self.collections[info["generation"]] += 1
+            self.seconds += time.process_time() - self._started
+
+
 def bench_matching(operations: int, seed: int) -> dict[str, Any]:
     """Throughput from a run without per-operation clocks, latency from a second, timed run."""
     plan = _plan(operations, seed)
+    collector = _CollectorClock()
+    gc.callbacks.append(collector)
     started, cpu_started = time.perf_counter(), time.process_time()
-    market, ledger, counts = _run(plan, None)
-    elapsed = time.perf_counter() - started
-    cpu_seconds = time.process_time() - cpu_started
+    try:
+        market, ledger, counts = _run(plan, None)
+    finally:
+        elapsed = time.perf_counter() - started
+        cpu_seconds = time.process_time() - cpu_started
+        gc.callbacks.remove(collector)
     latencies: list[int] = []
     _run(plan, latencies)
     latencies.sort()
@@ -142,6 +165,10 @@ def bench_matching(operations: int, seed: int) -> dict[str, Any]:
         "cpu_seconds": round(cpu_seconds, 3),
         "operations_per_cpu_second": round(operations / cpu_seconds),
         "meets_target": operations / cpu_seconds >= TARGET,
+        # The garbage collector's part of that run (default settings): collections per
+        # generation and their CPU time, measured with gc.callbacks.
+        "gc_collections": collector.collections,
+        "gc_cpu_seconds": round(collector.seconds, 3),
         "latency_us_p50": round(latencies[len(latencies) // 2] / 1000, 2),
         "latency_us_p99": round(latencies[int(len(latencies) * 0.99)] / 1000, 2),
         "latency_us_max": round(latencies[-1] / 1000, 2),

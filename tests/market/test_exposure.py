@@ -12,7 +12,7 @@ from tests.market.reference import backer_pnl
 from twentyone.market.book import SelectionBook
 from twentyone.market.exposure import MarketExposure, unmatched_contribution
 from twentyone.market.ladder import LADDER_SIZE, price_fraction
-from twentyone.market.orders import Order, Side
+from twentyone.market.orders import Side
 
 
 @pytest.mark.parametrize("divisor", [2, 3])
@@ -68,20 +68,18 @@ def test_incremental_loss_equals_a_full_recomputation(
 @given(st.lists(st.tuples(st.booleans(), st.sampled_from(list(Side)), st.integers(0, 349))))
 def test_book_masks_track_the_levels(steps: list[tuple[bool, Side, int]]) -> None:
     book = SelectionBook()
-    orders: list[Order] = []
+    orders: list[tuple[Side, int]] = []  # side and price of each resting order (5.00 each)
     for n, (add, side, price) in enumerate(steps):
         if add or not orders:
-            order = Order(n, "ann", f"r{n}", 0, side, price, 500, 1)
             if (side is Side.BACK and price <= book.best_lay) or (
                 side is Side.LAY and price >= book.best_back
             ):
                 continue  # it would cross: matching is tested elsewhere
-            book.rest(order)
-            orders.append(order)
+            book.rest(n + 1, side, price, 500)
+            orders.append((side, price))
         else:
-            order = orders.pop(n % len(orders))
-            if order.remaining:
-                book.reduce(order, order.remaining)
+            side, price = orders.pop(n % len(orders))
+            book.reduce(side, price, 500)
         backs = [i for i, size in enumerate(book.back_sizes) if size]
         lays = [i for i, size in enumerate(book.lay_sizes) if size]
         assert book.best_back == (backs[0] if backs else LADDER_SIZE)

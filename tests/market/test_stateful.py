@@ -227,15 +227,32 @@ class ExchangeMachine(RuleBasedStateMachine):
     # -- invariants --------------------------------------------------------------------------
     @invariant()
     def book_never_crossed_and_fifo(self) -> None:
-        for book in self.market.books:
+        orders = self.market.orders
+        for selection, book in enumerate(self.market.books):
             assert book.best_lay < book.best_back
-            for levels in (book.back_levels, book.lay_levels):
-                for queue in levels:
-                    live = [o.order_id for o in queue if o.remaining]
+            for side, levels in ((Side.BACK, book.back_levels), (Side.LAY, book.lay_levels)):
+                for index, queue in enumerate(levels):
+                    live = [i for i in queue if orders[i].remaining]
                     assert live == sorted(live)
+                    for order_id in live:  # queued where it belongs
+                        order = orders[order_id]
+                        assert (order.selection, order.side, order.price) == (
+                            selection,
+                            side,
+                            index,
+                        )
+            # every open order of the round is queued (once)
+            queued = [
+                i for levels in (book.back_levels, book.lay_levels) for q in levels for i in q
+            ]
+            open_here = [i for i, o in orders.items() if o.remaining and o.selection == selection]
+            assert sorted(i for i in queued if orders[i].remaining) == sorted(open_here)
             for index in range(len(book.back_sizes)):
-                assert book.back_sizes[index] == sum(o.remaining for o in book.back_levels[index])
-                assert book.lay_sizes[index] == sum(o.remaining for o in book.lay_levels[index])
+                backs = book.back_levels[index]
+                assert book.back_sizes[index] == sum(orders[i].remaining for i in backs)
+                assert book.lay_sizes[index] == sum(
+                    orders[i].remaining for i in book.lay_levels[index]
+                )
                 # The incremental bit masks and best prices equal a scan of the levels.
                 assert bool(book.back_mask >> index & 1) == bool(book.back_sizes[index])
                 assert bool(book.lay_mask >> index & 1) == bool(book.lay_sizes[index])

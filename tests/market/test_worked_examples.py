@@ -255,10 +255,25 @@ def test_idempotent_references() -> None:
     ledger, market = setup(a=100_00)
     first = market.place("a", "r", "Player 1", "back", "2", 10_00, 1)
     again = market.place("a", "r", "Player 1", "back", "2.00", 10_00, 1)  # same price, same body
-    assert again is first and len(market.orders) == 1
+    assert again == first and len(market.orders) == 1
     with pytest.raises(ReferenceReusedError, match="reference reused"):
         market.place("a", "r", "Player 1", "back", "2", 11_00, 1)
     assert ledger.held("a") == 10_00
+
+
+def test_a_retry_answers_the_placement_not_the_order_now() -> None:
+    _, market = setup(a=100_00, b=100_00)
+    market.place("b", "b1", "Player 1", "back", "1.9", 3_00, 1)
+    first = market.place("a", "r", "Player 1", "lay", "2", 10_00, 1)  # takes 3.00, rests 7.00
+    market.place("b", "b2", "Player 1", "back", "2", 4_00, 1)  # fills 4.00 of it later
+    market.cancel("a", first.order.order_id, 1_00)
+    market.close_round()
+    order = market.orders[first.order.order_id]
+    assert (order.matched, order.cancelled, order.lapsed) == (7_00, 1_00, 2_00)
+    again = market.place("a", "r", "Player 1", "lay", "2", 10_00, 1)
+    assert again == first
+    assert (again.order.matched, again.order.remaining, again.order.lapsed) == (3_00, 7_00, 0)
+    assert [(f.maker_order, f.stake) for f in again.fills] == [(1, 3_00)]
 
 
 def test_reprice_moves_the_remainder_and_a_refused_one_leaves_the_old_order() -> None:
@@ -276,5 +291,5 @@ def test_reprice_moves_the_remainder_and_a_refused_one_leaves_the_old_order() ->
     assert market.orders[first.order_id].cancelled == 10_00
     assert (price_text(moved.order.price), moved.order.size) == ("2.2", 10_00)
     assert ledger.held("a") == 12_00
-    assert market.reprice("a", first.order_id, "4", "2.2") is moved  # a retry: same answer
+    assert market.reprice("a", first.order_id, "4", "2.2") == moved  # a retry: same answer
     assert market.selection_view("Player 1").to_back == (("2.2", 10_00),)

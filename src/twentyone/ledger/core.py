@@ -40,8 +40,8 @@ twentyone.ledger.errors.InsufficientBalanceError: account alice would be left wi
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple, overload
 
 from twentyone.ledger.errors import (
     DuplicateTransferError,
@@ -89,6 +89,63 @@ class HoldSet(NamedTuple):
 
 LedgerEntry = OpenAccount | Transfer | HoldSet
 Batch = tuple[LedgerEntry, ...]
+#: A batch of one hold change, as stored in the journal: (hold id, account, amount).
+HoldRow = tuple[str, str, int]
+
+
+class Journal(Sequence[Batch]):
+    """Every committed batch in order (read as batches), stored compactly.
+
+    A batch that only changes one hold (the exchange writes one per order) is stored as the
+    plain tuple of its fields, :data:`HoldRow`, and read back as ``(HoldSet(...),)``. Why:
+    CPython's collector stops tracking an exact tuple of strings and numbers once it survives
+    a collection, never a named tuple, so a journal of ``HoldSet`` records would make every
+    full collection walk all of them.
+
+    >>> journal = Journal()
+    >>> journal.append((OpenAccount("ann", AccountKind.CUSTOMER),))
+    >>> journal.rows.append(("h1", "ann", 200))
+    >>> len(journal), journal[1], journal == [journal[0], journal[1]]
+    (2, (HoldSet(hold_id='h1', account='ann', amount=200),), True)
+    """
+
+    __slots__ = ("rows",)
+
+    def __init__(self) -> None:
+        self.rows: list[Batch | HoldRow] = []  # the ledger's hot path appends HoldRows here
+
+    def append(self, batch: Batch) -> None:
+        self.rows.append(batch)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Batch: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Batch]: ...
+
+    def __getitem__(self, index: int | slice) -> Batch | list[Batch]:
+        if isinstance(index, slice):
+            return [_as_batch(row) for row in self.rows[index]]
+        return _as_batch(self.rows[index])
+
+    def __iter__(self) -> Iterator[Batch]:
+        return map(_as_batch, self.rows)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Journal | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+
+def _as_batch(row: Batch | HoldRow) -> Batch:
+    if len(row) == 3 and type(row[0]) is str:  # a HoldRow: a batch's entries are records
+        return (tuple.__new__(HoldSet, row),)
+    return row  # type: ignore[return-value]  # a stored batch
 
 
 class Ledger:
@@ -100,7 +157,7 @@ class Ledger:
         self._held: dict[str, int] = {EXTERNAL_ACCOUNT: 0}
         self._holds: dict[str, tuple[str, int]] = {}  # hold id -> (account, amount)
         self._transfer_ids: set[str] = set()
-        self.journal: list[Batch] = []
+        self.journal = Journal()
         self.on_commit = on_commit
 
     @classmethod
@@ -197,26 +254,67 @@ class Ledger:
         return self.transfer(transfer_id, account, EXTERNAL_ACCOUNT, amount, reason)
 
     def set_hold(self, hold_id: str, account: str, amount: int) -> None:
-        """Create, change or (with 0) release a hold. The hot path of the exchange: kept lean."""
+        """Create, change or (with 0) release a hold; an unchanged amount is journalled too."""
+        old = self._holds.get(hold_id)
+        if (0 if old is None else old[1]) == amount:
+            self.commit((HoldSet(hold_id, account, amount),))  # checks it, changes nothing
+        else:
+            self.update_hold(hold_id, account, amount)
+
+    def update_hold(self, hold_id: str, account: str, amount: int) -> None:
+        """:meth:`set_hold`, except that an unchanged amount writes nothing (no batch at all).
+
+        The exchange's hot path, kept lean: an order or a fill that leaves a customer's hold
+        where it was costs no journal entry.
+
+        >>> ledger = Ledger()
+        >>> ledger.open_account("ann", AccountKind.CUSTOMER)
+        >>> _ = ledger.deposit("d1", "ann", 500)
+        >>> ledger.update_hold("h", "ann", 0)  # no hold, and none wanted: nothing written
+        >>> ledger.update_hold("h", "ann", 200); ledger.update_hold("h", "ann", 200)
+        >>> len(ledger.journal), ledger.held("ann")
+        (3, 200)
+        """
         old = self._holds.get(hold_id)
         if type(amount) is not int or old is None or old[0] != account or amount < 0:
+            if old is None and amount == 0 and type(amount) is int:
+                return  # nothing held and nothing to hold
             self.commit((HoldSet(hold_id, account, amount),))
             return
-        held = self._held[account] + amount - old[1]
+        previous = old[1]
+        if amount == previous:
+            return
+        held = self._held[account] + amount - previous
         if held > self._balances[account]:
             raise InsufficientBalanceError(
                 f"account {account} would hold {held} with a balance of {self._balances[account]}"
                 " (it may not hold more than it has)"
             )
-        batch: Batch = (tuple.__new__(HoldSet, (hold_id, account, amount)),)  # in C: hot path
-        if self.on_commit is not None:
-            self.on_commit(batch)
+        if self.on_commit is not None:  # in C: skips the named tuple's Python constructor
+            self.on_commit((tuple.__new__(HoldSet, (hold_id, account, amount)),))
         self._held[account] = held
         if amount:
             self._holds[hold_id] = (account, amount)
         else:
             del self._holds[hold_id]
-        self.journal.append(batch)
+        self.journal.rows.append((hold_id, account, amount))  # read back as a HoldSet batch
+
+    def room(self, hold_id: str, account: str) -> int:
+        """What the hold ``hold_id`` on ``account`` may be raised to: available plus the hold.
+
+        >>> ledger = Ledger()
+        >>> ledger.open_account("ann", AccountKind.CUSTOMER)
+        >>> _ = ledger.deposit("d1", "ann", 500)
+        >>> ledger.set_hold("h1", "ann", 100); ledger.set_hold("h2", "ann", 150)
+        >>> ledger.room("h1", "ann"), ledger.room("h3", "ann")
+        (350, 250)
+        """
+        balance = self._balances.get(account)
+        if balance is None:
+            self._check_account(account)  # raises: no such account
+        found = self._holds.get(hold_id)
+        room = self._balances[account] - self._held[account]
+        return room + found[1] if found is not None and found[0] == account else room
 
     def release_hold(self, hold_id: str) -> None:
         found = self._holds.get(hold_id)

@@ -7,20 +7,22 @@ resting backs priced ``<= p``, the lowest first; within a price, first come firs
 every fill is at the resting order's price; a remainder rests at its own price. So the book
 is never crossed: every resting lay is priced below every resting back.
 
-Each price level is a FIFO queue. A cancelled order stays in its queue with nothing
-remaining and is skipped (and dropped) when reached, so a cancel is O(1); the level's total
-is kept separately for the views. Per side, an integer bit mask has bit ``i`` set when level
-``i`` holds something, so the next best price after a level empties is a bit operation, not
-a walk along the 350 prices.
+Each price level is a FIFO queue of order ids; the orders' remainders live in the market's
+:class:`~twentyone.market.orders.OrderTable` (``remaining[order_id]``). A cancelled order stays
+in its queue with nothing remaining and is skipped (and dropped) when reached, so a cancel is
+O(1); the level's total is kept separately for the views. Per side, an integer bit mask has bit
+``i`` set when level ``i`` holds something, so the next best price after a level empties is a
+bit operation, not a walk along the 350 prices.
 
->>> from twentyone.market.orders import Order, Side
+The market's hot path (``Market._execute``) runs the matching loop of :meth:`match` inline,
+together with the exposure arithmetic; :meth:`match` is the plain statement of it.
+
+>>> from twentyone.market.orders import Side
 >>> book = SelectionBook()
->>> resting = Order(1, "bob", "r1", 0, Side.LAY, 120, 500, 1)
->>> book.match(resting), book.rest(resting)
-([], None)
->>> taker = Order(2, "ann", "r2", 0, Side.BACK, 100, 800, 1)
->>> [(maker.order_id, stake) for maker, stake in book.match(taker)], taker.remaining
-([(1, 500)], 300)
+>>> remaining = [0, 500]  # order 1: a lay of 5.00 at ladder index 120
+>>> book.rest(1, Side.LAY, 120, 500)
+>>> book.match(Side.BACK, 100, 800, remaining), remaining  # a back of 8.00 at index 100
+([(1, 500)], [0, 0])
 """
 
 from __future__ import annotations
@@ -28,14 +30,14 @@ from __future__ import annotations
 from collections import deque
 
 from twentyone.market.ladder import LADDER_SIZE
-from twentyone.market.orders import Order, Side
+from twentyone.market.orders import Side
 
 _NO_BACK = LADDER_SIZE  # best back index when no back rests
 _NO_LAY = -1  # best lay index when no lay rests
 
 
 class SelectionBook:
-    """Resting orders of one selection by side and ladder index."""
+    """Resting orders (their ids) of one selection by side and ladder index."""
 
     __slots__ = (
         "back_levels",
@@ -49,8 +51,8 @@ class SelectionBook:
     )
 
     def __init__(self) -> None:
-        self.back_levels: list[deque[Order]] = [deque() for _ in range(LADDER_SIZE)]
-        self.lay_levels: list[deque[Order]] = [deque() for _ in range(LADDER_SIZE)]
+        self.back_levels: list[deque[int]] = [deque() for _ in range(LADDER_SIZE)]
+        self.lay_levels: list[deque[int]] = [deque() for _ in range(LADDER_SIZE)]
         self.back_sizes = [0] * LADDER_SIZE
         self.lay_sizes = [0] * LADDER_SIZE
         self.best_back = _NO_BACK
@@ -58,91 +60,71 @@ class SelectionBook:
         self.back_mask = 0  # bit i: back level i is not empty
         self.lay_mask = 0
 
-    def match(self, taker: Order) -> list[tuple[Order, int]]:
-        """Fill ``taker`` against the book as far as its limit allows; return (maker, stake)s.
+    def match(
+        self, side: Side, price: int, amount: int, remaining: list[int]
+    ) -> list[tuple[int, int]]:
+        """Fill a taker on ``side`` at limit ``price`` for ``amount`` as far as it goes.
 
-        Updates the counters of ``taker`` and of every maker it meets.
+        Returns (maker id, stake) per fill, best price first and first come first served
+        within a price; takes each stake off ``remaining[maker id]``.
         """
-        fills: list[tuple[Order, int]] = []
-        if taker.side is Side.BACK:
+        fills: list[tuple[int, int]] = []
+        if side is Side.BACK:
             levels, sizes = self.lay_levels, self.lay_sizes
-            while taker.remaining and self.best_lay >= taker.price:
+            while amount and self.best_lay >= price:
                 index = self.best_lay
-                self._fill_level(taker, levels[index], fills, sizes, index)
+                amount = _fill_level(amount, levels[index], fills, sizes, index, remaining)
                 if not sizes[index]:
                     levels[index].clear()
                     self.lay_mask &= ~(1 << index)
-                    self.best_lay = self._next_lay(index)
+                    self.best_lay = self.next_lay(index)
         else:
             levels, sizes = self.back_levels, self.back_sizes
-            while taker.remaining and self.best_back <= taker.price:
+            while amount and self.best_back <= price:
                 index = self.best_back
-                self._fill_level(taker, levels[index], fills, sizes, index)
+                amount = _fill_level(amount, levels[index], fills, sizes, index, remaining)
                 if not sizes[index]:
                     levels[index].clear()
                     self.back_mask &= ~(1 << index)
-                    self.best_back = self._next_back(index)
+                    self.best_back = self.next_back(index)
         return fills
 
-    @staticmethod
-    def _fill_level(
-        taker: Order,
-        queue: deque[Order],
-        fills: list[tuple[Order, int]],
-        sizes: list[int],
-        index: int,
-    ) -> None:
-        while taker.remaining and queue:
-            maker = queue[0]
-            if not maker.remaining:
-                queue.popleft()
-                continue
-            stake = min(taker.remaining, maker.remaining)
-            maker.remaining -= stake
-            maker.matched += stake
-            taker.remaining -= stake
-            taker.matched += stake
-            sizes[index] -= stake
-            fills.append((maker, stake))
-            if not maker.remaining:
-                queue.popleft()
-
-    def rest(self, order: Order) -> None:
-        """Put an order's remainder in its queue (behind everything at its price)."""
-        if not order.remaining:
+    def rest(self, order_id: int, side: Side, index: int, amount: int) -> None:
+        """Queue an order's remainder ``amount`` at ladder ``index`` (behind everything there)."""
+        if not amount:
             return
-        index = order.price
-        if order.side is Side.BACK:
-            self.back_levels[index].append(order)
-            self.back_sizes[index] += order.remaining
+        if side is Side.BACK:
+            self.back_levels[index].append(order_id)
+            self.back_sizes[index] += amount
             self.back_mask |= 1 << index
             if index < self.best_back:
                 self.best_back = index
         else:
-            self.lay_levels[index].append(order)
-            self.lay_sizes[index] += order.remaining
+            self.lay_levels[index].append(order_id)
+            self.lay_sizes[index] += amount
             self.lay_mask |= 1 << index
             if index > self.best_lay:
                 self.best_lay = index
 
-    def reduce(self, order: Order, amount: int) -> None:
-        """Take ``amount`` off a resting order's remainder (the caller moves it to a counter)."""
-        index = order.price
-        order.remaining -= amount
-        if order.side is Side.BACK:
+    def reduce(self, side: Side, index: int, amount: int) -> None:
+        """A resting order at ``index`` lost ``amount`` of its remainder (a cancel).
+
+        The order stays in its queue (skipped when reached if nothing is left of it).
+        """
+        if side is Side.BACK:
             self.back_sizes[index] -= amount
             if not self.back_sizes[index]:
                 self.back_levels[index].clear()
                 self.back_mask &= ~(1 << index)
                 if index == self.best_back:
-                    self.best_back = self._next_back(index)
+                    self.best_back = self.next_back(index)
         else:
             self.lay_sizes[index] -= amount
             if not self.lay_sizes[index]:
                 self.lay_levels[index].clear()
                 self.lay_mask &= ~(1 << index)
                 if index == self.best_lay:
-                    self.best_lay = self._next_lay(index)
+                    self.best_lay = self.next_lay(index)
 
     def clear(self) -> None:
         """Empty the book (the caller lapses or voids the orders)."""
@@ -157,10 +139,10 @@ class SelectionBook:
         self.best_lay = _NO_LAY
         self.back_mask = self.lay_mask = 0
 
-    def resting(self) -> list[Order]:
-        """Every resting order, backs then lays, in priority order."""
-        backs = [o for level in self.back_levels for o in level if o.remaining]
-        lays = [o for level in reversed(self.lay_levels) for o in level if o.remaining]
+    def resting(self, remaining: list[int]) -> list[int]:
+        """Every resting order's id, backs then lays, in priority order."""
+        backs = [i for level in self.back_levels for i in level if remaining[i]]
+        lays = [i for level in reversed(self.lay_levels) for i in level if remaining[i]]
         return backs + lays
 
     def depth(self, side: Side, levels: int) -> list[tuple[int, int]]:
@@ -180,13 +162,37 @@ class SelectionBook:
                 index -= 1
         return out
 
-    def _next_back(self, index: int) -> int:
+    def next_back(self, index: int) -> int:
         """The lowest non-empty back level at or above ``index`` (``LADDER_SIZE``: none)."""
         above = self.back_mask >> index
         if not above:
             return _NO_BACK
         return index + (above & -above).bit_length() - 1
 
-    def _next_lay(self, index: int) -> int:
+    def next_lay(self, index: int) -> int:
         """The highest non-empty lay level at or below ``index`` (-1: none)."""
         return (self.lay_mask & ((2 << index) - 1)).bit_length() - 1
+
+
+def _fill_level(
+    amount: int,
+    queue: deque[int],
+    fills: list[tuple[int, int]],
+    sizes: list[int],
+    index: int,
+    remaining: list[int],
+) -> int:
+    """Fill ``amount`` from one price level's queue; returns what is left of it."""
+    while amount and queue:
+        maker = queue[0]
+        if not remaining[maker]:
+            queue.popleft()
+            continue
+        stake = min(amount, remaining[maker])
+        remaining[maker] -= stake
+        amount -= stake
+        sizes[index] -= stake
+        fills.append((maker, stake))
+        if not remaining[maker]:
+            queue.popleft()
+    return amount

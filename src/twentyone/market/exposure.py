@@ -16,7 +16,10 @@ profits pay it. With this hold no fill (fills are at the limit or better), settl
 can ever need more money than the customer has: each of them lowers the hold by at least what
 it takes from the balance (see ``docs/exchange-market.md``).
 
-Every change is incremental (O(1) per customer touched), which keeps matching fast.
+Every change is incremental (O(1) per customer touched), which keeps matching fast. The
+market's hot path (``Market._execute`` and ``Market._cancel``) runs the same integer formulas
+inline (``contribution``, ``record_fill``, ``refresh``); the methods here are their plain
+statement, and the stateful test checks both against a full recomputation.
 """
 
 from __future__ import annotations
@@ -33,9 +36,6 @@ from twentyone.market.settlement import LOSE, TIE, WIN, backer_outcomes
 Row = list[int]
 
 _NOTHING = (0, 0, 0)
-
-#: What an order would do if it rested whole: see :meth:`MarketExposure.order_effect`.
-OrderEffect = tuple[int, int, int, int, int, int]
 
 
 def unmatched_contribution(
@@ -171,56 +171,24 @@ class MarketExposure:
         """The hold if a new order of ``size`` rested unmatched at its limit (nothing changes).
 
         ``released`` = (price, remaining) of an order on the same selection and side that
-        would be cancelled at the same time (a re-price).
-        """
-        return self.order_effect(customer, selection, side, price, size, released)[0]
-
-    def order_effect(
-        self,
-        customer: str,
-        selection: int,
-        side: Side,
-        price: int,
-        size: int,
-        released: tuple[int, int] | None = None,
-    ) -> OrderEffect:
-        """:meth:`hold_with_order`, with what resting the order whole would change.
-
-        (hold, change of the unmatched win / tie / lose figures, new worst, new loss): the
-        market applies it with :meth:`rest_effect` when the order meets nothing, so the
-        common case computes the exposure once.
+        would be cancelled at the same time (a re-price). The plain statement of the check
+        that ``Market._execute`` runs inline.
         """
         exposure = self.customers.get(customer)
         if exposure is None:
             exposure = CustomerExposure(len(self.can_tie))
-        row = exposure.rows[selection]
-        d_win, d_tie, d_lose = self.contribution(side, price, size)
+        row = list(exposure.rows[selection])
+        for column, change in zip((3, 4, 5), self.contribution(side, price, size), strict=True):
+            row[column] += change
         if released is not None:
-            old_win, old_tie, old_lose = self.contribution(side, released[0], released[1])
-            d_win, d_tie, d_lose = d_win - old_win, d_tie - old_tie, d_lose - old_lose
-        # The selection's new worst, as in _worst, without building a row.
-        win = row[0] + row[3] + d_win
-        lose = row[2] + row[5] + d_lose
-        new = win if win < lose else lose
-        if self.can_tie[selection]:
-            tie = row[1] + row[4] + d_tie
-            if tie < new:
-                new = tie
-        old = exposure.worst[selection]
-        loss = exposure.loss + (-new if new < 0 else 0) - (-old if old < 0 else 0)
+            old = self.contribution(side, released[0], released[1])
+            for column, change in zip((3, 4, 5), old, strict=True):
+                row[column] -= change
+        new = self._worst(selection, row)
+        old_worst = exposure.worst[selection]
+        loss = exposure.loss + max(0, -new) - max(0, -old_worst)
         net = exposure.settled_net
-        hold = loss + (commission(net, self.rate) if net > 0 else 0)
-        return hold, d_win, d_tie, d_lose, new, loss
-
-    def rest_effect(self, customer: str, selection: int, effect: OrderEffect) -> None:
-        """Apply :meth:`order_effect`'s figures: the order rests whole, nothing else changed."""
-        exposure = self.of(customer)
-        row = exposure.rows[selection]
-        row[3] += effect[1]
-        row[4] += effect[2]
-        row[5] += effect[3]
-        exposure.worst[selection] = effect[4]
-        exposure.loss = effect[5]
+        return loss + commission(net, self.rate)
 
     def rest_whole(
         self, exposure: CustomerExposure, selection: int, side: Side, price: int, size: int

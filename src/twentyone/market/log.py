@@ -8,9 +8,10 @@ reference must meet the same answer after a replay.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from twentyone.market.ladder import PriceInput
 
@@ -78,3 +79,72 @@ class LogEntry(NamedTuple):
         if self.refused is not None:
             body["refused"] = self.refused
         return body
+
+
+class EventLog(Sequence[LogEntry]):
+    """The log as a sequence of :class:`LogEntry`, stored compactly.
+
+    It keeps the commands in one list and the refusals, by sequence number, in a dict; an
+    entry is built when it is read. Orders and cancels (the hot path) are stored as plain
+    tuples of their fields: CPython's collector stops tracking an exact tuple of numbers and
+    strings once it survives a collection, never a named tuple, so a long log of ``Place``
+    records would make every full collection walk all of them. The log reads exactly as a list
+    of entries would.
+
+    >>> log = EventLog()
+    >>> log.record(Void("jam"))
+    >>> log.record(("ann", 3, None), "there is no order 3 on market m")  # a cancel's fields
+    >>> len(log), log[1].command, [entry.refused for entry in log]
+    (2, Cancel(customer='ann', order_id=3, amount=None), [None, 'there is no order 3 on market m'])
+    """
+
+    __slots__ = ("commands", "refusals")
+
+    def __init__(self) -> None:
+        # Appended to directly by the market's hot path: a command, or the plain tuple of a
+        # Place's (7) or a Cancel's (3) fields.
+        self.commands: list[Command | tuple[Any, ...]] = []
+        self.refusals: dict[int, str] = {}
+
+    def record(self, command: Command | tuple[Any, ...], refused: str | None = None) -> None:
+        if refused is not None:
+            self.refusals[len(self.commands)] = refused
+        self.commands.append(command)
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    @overload
+    def __getitem__(self, index: int) -> LogEntry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[LogEntry]: ...
+
+    def __getitem__(self, index: int | slice) -> LogEntry | list[LogEntry]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.commands)))]
+        if index < 0:
+            index += len(self.commands)
+        return LogEntry(index, _command(self.commands[index]), self.refusals.get(index))
+
+    def __iter__(self) -> Iterator[LogEntry]:
+        refusals = self.refusals
+        for sequence, command in enumerate(self.commands):
+            yield LogEntry(sequence, _command(command), refusals.get(sequence))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+
+def _command(stored: Command | tuple[Any, ...]) -> Command:
+    if type(stored) is not tuple:
+        return stored  # type: ignore[return-value]  # a command record
+    if len(stored) == 7:
+        place: Place = tuple.__new__(Place, stored)
+        return place
+    cancel: Cancel = tuple.__new__(Cancel, stored)
+    return cancel

@@ -49,12 +49,20 @@ from twentyone.market.errors import (
     StaleRoundError,
     UnknownSelectionError,
 )
-from twentyone.market.exposure import MarketExposure
-from twentyone.market.ladder import LADDER_SIZE, PriceInput, index_of, price_text, to_fraction
+from twentyone.market.exposure import CustomerExposure, MarketExposure
+from twentyone.market.ladder import (
+    LADDER_SIZE,
+    PRICES_IN_HUNDREDTHS,
+    PriceInput,
+    index_of,
+    price_text,
+    to_fraction,
+)
 from twentyone.market.log import (
     Cancel,
     CloseRound,
     Command,
+    EventLog,
     LogEntry,
     OpenRound,
     Place,
@@ -62,12 +70,27 @@ from twentyone.market.log import (
     Settle,
     Void,
 )
-from twentyone.market.orders import CancelResult, Fill, Order, OrderView, PlaceResult, Side
+from twentyone.market.orders import (
+    SIDE_OF_CODE,
+    CancelResult,
+    Fill,
+    FillLog,
+    FillRow,
+    Order,
+    OrderTable,
+    OrderView,
+    PlaceResult,
+    Side,
+    as_fill,
+)
 from twentyone.market.settlement import SelectionResult
 
 COMMISSION_ACCOUNT = "house:commission"
 _new = tuple.__new__  # builds a named tuple from a tuple of its fields, in C
 _SIDES = {side.value: side for side in Side}
+_BACK = Side.BACK
+#: The shortest text of every ladder price (what the views print): the hot path's parse.
+_TEXT_INDEX = {price_text(index): index for index in range(len(PRICES_IN_HUNDREDTHS))}
 
 
 @dataclass(frozen=True)
@@ -126,16 +149,22 @@ class PositionView:
     commission: int
 
 
-class _Reference(NamedTuple):
+class _Refused(NamedTuple):
+    """A refused order's body and refusal, kept so that a retry meets the same answer.
+
+    (An accepted order's reference record is just its order id: its body and its answer are
+    rebuilt from the order, see :meth:`Market.placement_result`.)
+    """
+
     body: tuple[Any, ...]
-    result: PlaceResult | OrderRejectedError
+    error: OrderRejectedError
 
 
 @dataclass
 class _Round:
     number: int = 0  # the last round opened (0: none yet)
     open: bool = False
-    orders: list[Order] = field(default_factory=list)
+    orders: list[int] = field(default_factory=list)  # the ids of the round's orders
 
 
 class Market:
@@ -172,13 +201,19 @@ class Market:
         self.results: list[SelectionResult | None] = [None] * len(self.names)
         self.voided_selections: set[int] = set()
         self.fair_prices: list[Fraction | None] = [None] * len(self.names)
-        self.orders: dict[int, Order] = {}
-        self.fills: list[Fill] = []
+        self.orders = OrderTable()
+        self.fills = FillLog()
         self.matched_totals = [0] * len(self.names)
         self.commissions: dict[str, int] = {}
-        self.log: list[LogEntry] = []
+        self.log = EventLog()
+        self._log_commands = self.log.commands  # the hot path appends accepted commands here
         self._round = _Round()
-        self._references: dict[tuple[str, str], _Reference] = {}
+        # The round open for orders (None: none), so that the hot path checks it at once.
+        self._accepting: int | None = None
+        # customer -> reference -> the order id, or why the order was refused
+        self._references: dict[str, dict[str, int | _Refused]] = {}
+        self._bettors: set[str] = set()  # accounts known to be of a kind that may bet
+        self._min_size = max(1, self.settings.min_stake)
         self._hold_ids: dict[str, str] = {}
 
     # -- rounds ------------------------------------------------------------------------------
@@ -215,30 +250,57 @@ class Market:
     ) -> PlaceResult:
         """Place a limit order; a retry with the same reference returns the first answer."""
         side_text = side.value if isinstance(side, Side) else side
-        # The hot path: the same as self._run, without the closure; records are built with
-        # tuple.__new__, which skips the named tuples' Python-level constructors.
-        command: Place = _new(
-            Place, (customer, reference, selection, side_text, price, size, round_no)
-        )
-        log = self.log
+        # Logged as the plain tuple of a Place's fields (see EventLog).
+        command = (customer, reference, selection, side_text, price, size, round_no)
         try:
-            result = self._place(command)
+            # The common case checked in one go: a known bettor, a new reference, the open
+            # round, a selection in play, a side, a ladder price in its shortest text and a size
+            # of at least the minimum stake. Anything else takes the general path, which checks
+            # each field in turn and says which one is wrong (and answers retries).
+            refs = self._references.get(customer) if type(customer) is str else None
+            index = self._index.get(selection) if type(selection) is str else None
+            order_side = _SIDES.get(side_text) if type(side_text) is str else None
+            price_index = _TEXT_INDEX.get(price) if type(price) is str else None
+            if (
+                refs is not None
+                and type(reference) is str
+                and reference
+                and reference not in refs
+                and index is not None
+                and order_side is not None
+                and price_index is not None
+                and type(round_no) is int
+                and round_no == self._accepting
+                and type(size) is int
+                and size >= self._min_size
+                and self.results[index] is None
+                and customer in self._bettors
+            ):
+                try:
+                    result = self._execute(
+                        customer, reference, index, order_side, price_index, size, round_no, None
+                    )
+                except OrderRejectedError as error:
+                    body = (selection, side_text, _LADDER_KEYS[price_index], size, round_no)
+                    refs[reference] = _Refused(body, error)
+                    raise
+            else:
+                result = self._place(_new(Place, command))
         except TwentyOneError as error:
-            log.append(LogEntry(len(log), command, str(error)))
+            self.log.record(command, str(error))
             raise
-        log.append(_new(LogEntry, (len(log), command, None)))
+        self._log_commands.append(command)
         return result
 
     def cancel(self, customer: str, order_id: int, amount: int | None = None) -> CancelResult:
         """Cancel ``amount`` (default: all) of an order's unmatched remainder; keeps queue place."""
-        command: Cancel = _new(Cancel, (customer, order_id, amount))
-        log = self.log
+        command = (customer, order_id, amount)  # logged as a Cancel's fields (see EventLog)
         try:  # the hot path: the same as self._run, without the closure
             result = self._cancel(customer, order_id, amount)
         except TwentyOneError as error:
-            log.append(LogEntry(len(log), command, str(error)))
+            self.log.record(command, str(error))
             raise
-        log.append(_new(LogEntry, (len(log), command, None)))
+        self._log_commands.append(command)
         return result
 
     def reprice(
@@ -280,10 +342,11 @@ class Market:
         )
 
     def position(self, customer: str) -> PositionView:
+        table = self.orders
         open_orders = tuple(
-            order.snapshot()
-            for order in self._round.orders
-            if order.customer == customer and order.remaining
+            table.view(order_id)
+            for order_id in self._round.orders
+            if table.customer[order_id] == customer and table.remaining[order_id]
         )
         bets = tuple(f for f in self.fills if customer in (f.backer, f.layer))
         exposure = self.exposure.of(customer) if customer in self.exposure.customers else None
@@ -320,9 +383,9 @@ class Market:
         return {
             "status": self.status.value,
             "round": (self._round.number, self._round.open),
-            "orders": [order.snapshot() for order in self.orders.values()],
+            "orders": [self.orders.view(order_id) for order_id in self.orders],
             "fills": list(self.fills),
-            "books": [[o.order_id for o in book.resting()] for book in self.books],
+            "books": [book.resting(self.orders.remaining) for book in self.books],
             "results": list(self.results),
             "holds": {c: self.exposure.hold(c) for c in self.exposure.customers},
             "commissions": dict(self.commissions),
@@ -334,9 +397,9 @@ class Market:
         try:
             out = action()
         except TwentyOneError as error:
-            self.log.append(LogEntry(len(self.log), command, str(error)))
+            self.log.record(command, str(error))
             raise
-        self.log.append(LogEntry(len(self.log), command, None))
+        self.log.record(command)
         return out
 
     def _selection_index(self, selection: str) -> int:
@@ -369,26 +432,33 @@ class Market:
             self._selection_index(name)
         self.fair_prices = [fair_prices.get(name) for name in self.names]
         self._round = _Round(round_no, True)
+        self._accepting = round_no
 
     def _close_round(self) -> None:
         self._check_open()
         if not self._round.open:
             raise MarketStateError("no betting round is open")
         touched: set[str] = set()
-        for order in self._round.orders:
-            if order.remaining:
+        table = self.orders
+        for order_id in self._round.orders:
+            left = table.remaining[order_id]
+            if left:
+                customer = table.customer[order_id]
+                _, selection, side, price, _, _, _ = table.fixed[order_id]
                 self.exposure.change_unmatched(
-                    order.customer, order.selection, order.side, order.price, order.remaining, 0
+                    customer, selection, SIDE_OF_CODE[side], price, left, 0
                 )
-                order.lapsed += order.remaining
-                order.remaining = 0
-                touched.add(order.customer)
+                table.lapsed[order_id] += left
+                table.remaining[order_id] = 0
+                touched.add(customer)
         for book in self.books:
             book.clear()
         self._set_holds(sorted(touched))
         self._round = _Round(self._round.number, False)
+        self._accepting = None
 
     def _place(self, command: Place, replacing: Order | None = None) -> PlaceResult:
+        """The general path of :meth:`place`: retries, then every check in turn."""
         customer, reference = command.customer, command.reference
         if not isinstance(reference, str) or not reference:
             raise InvalidOrderError("an order needs a client reference (a non-empty string)")
@@ -396,30 +466,80 @@ class Market:
             price_key = _LADDER_KEYS[index_of(command.price)]
         except (TwentyOneError, TypeError):
             price_key = _price_key(command.price)
-        body = (command.selection, command.side, price_key, command.size, command.round)
-        key = (customer, reference)
-        known = self._references.get(key)
+        refs = self._references.get(customer)
+        known = None if refs is None else refs.get(reference)
         if known is not None:
-            if known.body != body:
+            if isinstance(known, int):
+                order = self.orders[known]
+                if not self._same_body(order, command, price_key):
+                    raise ReferenceReusedError(
+                        f"reference reused: {reference!r} was already used by {customer} for a"
+                        " different order"
+                    )
+                return self.placement_result(order)
+            if known.body != _body(command, price_key):
                 raise ReferenceReusedError(
                     f"reference reused: {reference!r} was already used by {customer} for a"
                     " different order"
                 )
-            if isinstance(known.result, OrderRejectedError):
-                raise known.result
-            return known.result
+            raise known.error
         try:
-            result = self._new_order(command, price_key, replacing)
+            return self._new_order(command, price_key, replacing)
         except OrderRejectedError as error:
-            self._references[key] = _Reference(body, error)
+            if refs is None:
+                refs = self._references[customer] = {}
+            refs[reference] = _Refused(_body(command, price_key), error)
             raise
-        self._references[key] = _new(_Reference, (body, result))
-        return result
+
+    def _same_body(self, order: Order, command: Place, price_key: Any) -> bool:
+        """Whether ``command`` asks for the order ``order`` was placed as (a retry)."""
+        # The fields in the order a body tuple would be compared, each with ``==``.
+        return bool(
+            self.names[order.selection] == command.selection
+            and order.side.value == command.side
+            and _LADDER_KEYS[order.price] == price_key
+            and order.size == command.size
+            and order.round == command.round
+        )
+
+    def placement_result(self, order: Order) -> PlaceResult:
+        """What :meth:`place` answered for ``order`` (and returns to a retry).
+
+        Rebuilt, not stored: the fills of its placement are the ones it took as the taker,
+        consecutive from ``order.first_fill``; right after them the order had nothing
+        cancelled, lapsed or voided.
+        """
+        order_id = order.order_id
+        all_fills = self.fills
+        taken: list[Fill] = []
+        for position in range(order.first_fill, len(all_fills)):
+            fill = all_fills[position]
+            if fill.maker_order == order_id or order_id not in (fill.back_order, fill.lay_order):
+                break
+            taken.append(fill)
+        matched = sum(fill.stake for fill in taken)
+        view = OrderView(
+            order_id,
+            order.customer,
+            order.reference,
+            order.selection,
+            order.side,
+            order.price,
+            order.size,
+            order.round,
+            matched,
+            order.size - matched,
+            0,
+            0,
+            0,
+        )
+        return PlaceResult(view, tuple(taken))
 
     def _reprice(
         self, customer: str, order_id: int, reference: str, price: PriceInput
     ) -> PlaceResult:
-        known = self._references.get((customer, reference)) if isinstance(reference, str) else None
+        refs = self._references.get(customer) if isinstance(reference, str) else None
+        known = None if refs is None else refs.get(reference)
         old = self.orders.get(order_id)
         if known is None:  # a retry is answered from the reference record below
             if old is None or old.customer != customer:
@@ -430,21 +550,21 @@ class Market:
                 )
         if old is None:  # pragma: no cover (a known reference implies the order existed)
             raise CancelRejectedError(f"there is no order {order_id} to re-price")
+        if known is None:
+            size = old.remaining
+        elif isinstance(known, int):
+            size = self.orders[known].size
+        else:
+            size = known.body[3]
         command = Place(
-            customer,
-            reference,
-            self.names[old.selection],
-            old.side.value,
-            price,
-            old.remaining if known is None else known.body[3],
-            old.round,
+            customer, reference, self.names[old.selection], old.side.value, price, size, old.round
         )
         return self._place(command, replacing=old if known is None else None)
 
     def _new_order(
         self, command: Place, price_key: Any, replacing: Order | None = None
     ) -> PlaceResult:
-        """Check and place a new order; ``price_key`` is :func:`_price_key` of its price."""
+        """Check a new order field by field; ``price_key`` is :func:`_price_key` of its price."""
         customer = command.customer
         kind = self.ledger.kind_or_none(customer) if isinstance(customer, str) else None
         if kind is None:
@@ -483,115 +603,348 @@ class Market:
             raise BelowMinimumStakeError(
                 f"stake {size} is below the minimum stake of {self.settings.min_stake}"
             )
-        released = None if replacing is None else (replacing.price, replacing.remaining)
+        self._bettors.add(customer)  # an account's kind never changes
+        return self._execute(
+            customer, command.reference, index, side, price, size, round_no, replacing
+        )
+
+    def _execute(
+        self,
+        customer: str,
+        reference: str,
+        index: int,
+        side: Side,
+        price: int,
+        size: int,
+        round_no: int,
+        replacing: Order | None,
+    ) -> PlaceResult:
+        """Check the hold of a valid order, then match it, rest its remainder, set the holds.
+
+        The exchange's hot path, written out in one function: the exposure arithmetic of
+        :class:`MarketExposure` (``contribution``, ``record_fill``, ``refresh``) and the
+        matching loop of :class:`SelectionBook` (``match``) inline, with the same integer
+        formulas; the stateful test checks every figure it leaves against a full
+        recomputation and an independent model after every step.
+        """
         exposure = self.exposure
-        effect = exposure.order_effect(customer, index, side, price, size, released)
-        needed = effect[0]
+        positions = exposure.customers
+        position = positions.get(customer)
+        win_factor, tie_factor, tie_scale = (
+            exposure.win_factor,
+            exposure.tie_factor,
+            exposure.tie_scale,
+        )
+        can_tie = exposure.can_tie[index]
+        # The order's worst case per outcome if it rested whole at its limit (contribution).
+        factor = tie_factor[price]
+        if side is _BACK:
+            d_win = 0
+            d_tie = -(-size * factor // tie_scale) if factor < 0 else 0
+            d_lose = -size
+        else:
+            d_win = -(size * win_factor[price] // 100)
+            d_tie = -(size * factor // tie_scale) if factor > 0 else 0
+            d_lose = 0
+        if replacing is not None:  # its old remainder is released at the same time
+            old_win, old_tie, old_lose = exposure.contribution(
+                side, replacing.price, replacing.remaining
+            )
+            d_win, d_tie, d_lose = d_win - old_win, d_tie - old_tie, d_lose - old_lose
+        row: Sequence[int]
+        if position is None:
+            row, old_worst, loss, net = _EMPTY_ROW, 0, 0, 0
+        else:
+            row = position.rows[index]
+            old_worst, loss, net = position.worst[index], position.loss, position.settled_net
+        win = row[0] + row[3] + d_win
+        lose = row[2] + row[5] + d_lose
+        new_worst = win if win < lose else lose
+        if can_tie:
+            tie = row[1] + row[4] + d_tie
+            if tie < new_worst:
+                new_worst = tie
+        new_loss = (
+            loss + (-new_worst if new_worst < 0 else 0) - (-old_worst if old_worst < 0 else 0)
+        )
+        rate = exposure.rate
+        needed = new_loss + (commission(net, rate) if net > 0 else 0)
         hold_id = self._hold_ids.get(customer) or self.hold_id(customer)
         ledger = self.ledger
-        current_hold = ledger.hold(hold_id)
-        can_hold = ledger.available(customer) + current_hold
+        can_hold = ledger.room(hold_id, customer)
         if needed > can_hold:
             raise InsufficientFundsError(
                 f"over balance: the order needs {needed} held on this market but {customer} has"
                 f" {can_hold} available"
             )
-        if replacing is not None:  # everything is checked: the old remainder goes now
+        # Everything is checked: from here on the order is accepted.
+        if replacing is not None:  # the old remainder goes first
             self._cancel(customer, replacing.order_id, None)
-            current_hold = ledger.hold(hold_id)
-        orders = self.orders
-        order = Order(
-            len(orders) + 1, customer, command.reference, index, side, price, size, round_no
+        table = self.orders
+        all_fills = self.fills.rows
+        first_fill = len(all_fills)
+        # OrderTable.add, inline
+        order_id = len(table.customer)
+        table.customer.append(customer)
+        table.fixed.append(
+            (reference, index, 0 if side is _BACK else 1, price, size, round_no, first_fill)
         )
-        orders[order.order_id] = order
-        self._round.orders.append(order)
+        table.matched.append(0)
+        table.remaining.append(size)
+        table.cancelled.append(0)
+        table.lapsed.append(0)
+        table.voided.append(0)
+        self._round.orders.append(order_id)
+        refs = self._references.get(customer)
+        if refs is None:
+            refs = self._references[customer] = {}
+        refs[reference] = order_id
         book = self.books[index]
-        # Match only when the order crosses the best opposite price (about half do not).
-        crosses = book.best_lay >= price if side is Side.BACK else book.best_back <= price
-        matches = book.match(order) if crosses else None
-        if not matches:  # it rests whole: the exposure and hold are the ones just checked
+        if side is _BACK:
+            levels, sizes, level = book.lay_levels, book.lay_sizes, book.best_lay
+            crosses = level >= price
+        else:
+            levels, sizes, level = book.back_levels, book.back_sizes, book.best_back
+            crosses = level <= price
+        if not crosses:  # it rests whole (about half the orders): the figures just checked
             if replacing is None:
-                exposure.rest_effect(customer, index, effect)
+                if position is None:
+                    position = exposure.of(customer)
+                new_row = position.rows[index]
+                new_row[3] += d_win
+                new_row[4] += d_tie
+                new_row[5] += d_lose
+                position.worst[index] = new_worst
+                position.loss = new_loss
             else:  # the cancel moved the row since the check: add the order afresh
-                exposure.rest_whole(exposure.of(customer), index, side, price, size)
-            book.rest(order)
-            if needed != current_hold:
-                ledger.set_hold(hold_id, customer, needed)
-            return _new(PlaceResult, (order.snapshot(), ()))
-        # Every row changes first and each touched position is refreshed once at the end.
-        taker = exposure.of(customer)
-        all_fills = self.fills
-        fills: list[Fill] = []
-        touched = {customer: taker}
-        order_id = order.order_id
-        for maker, stake in matches:
-            maker_customer = maker.customer
-            maker_exposure = touched.get(maker_customer)
-            if maker_exposure is None:
-                maker_exposure = touched[maker_customer] = exposure.of(maker_customer)
-            exposure.shift_unmatched(
-                maker_exposure,
-                index,
-                maker.side,
-                maker.price,
-                maker.remaining + stake,
-                maker.remaining,
-            )
-            if side is Side.BACK:
-                back_id, lay_id, backer, layer = order_id, maker.order_id, customer, maker_customer
-                exposure.record_fill(taker, maker_exposure, index, maker.price, stake)
-            else:
-                back_id, lay_id, backer, layer = maker.order_id, order_id, maker_customer, customer
-                exposure.record_fill(maker_exposure, taker, index, maker.price, stake)
-            fill: Fill = _new(
-                Fill,
+                exposure.rest_whole(positions[customer], index, side, price, size)
+            book.rest(order_id, side, price, size)
+            ledger.update_hold(hold_id, customer, needed)
+            view: OrderView = _new(
+                OrderView,
                 (
-                    len(all_fills) + 1,
+                    order_id,
+                    customer,
+                    reference,
                     index,
-                    maker.price,
-                    stake,
-                    back_id,
-                    lay_id,
-                    backer,
-                    layer,
+                    side,
+                    price,
+                    size,
                     round_no,
-                    maker.order_id,
+                    0,
+                    size,
+                    0,
+                    0,
+                    0,
                 ),
             )
-            all_fills.append(fill)
-            fills.append(fill)
-            self.matched_totals[index] += stake
-        if order.remaining:
-            exposure.shift_unmatched(taker, index, side, price, 0, order.remaining)
-            book.rest(order)
-        for position in touched.values():
-            exposure.refresh(position, index)
-        self._set_holds(touched)
-        return _new(PlaceResult, (order.snapshot(), tuple(fills)))
+            return _new(PlaceResult, (view, ()))
+        # It meets the book: best price first, then first come first served. Each fill is at
+        # the maker's price; every row changes first, each position is refreshed at the end.
+        taker = position if position is not None else exposure.of(customer)
+        taker_row = taker.rows[index]
+        makers: dict[str, CustomerExposure] = {}
+        left_of, matched_of, customer_of = table.remaining, table.matched, table.customer
+        remaining = size
+        fill_id = first_fill
+        while True:
+            queue = levels[level]
+            win_f = win_factor[level]
+            tie_f = tie_factor[level]
+            taken = 0
+            while remaining and queue:
+                maker_id = queue[0]
+                left = left_of[maker_id]
+                if not left:  # cancelled while queued: dropped when reached
+                    queue.popleft()
+                    continue
+                stake = remaining if remaining < left else left
+                before = left
+                left -= stake
+                left_of[maker_id] = left
+                matched_of[maker_id] += stake
+                remaining -= stake
+                taken += stake
+                if not left:
+                    queue.popleft()
+                maker_customer = customer_of[maker_id]
+                maker_position = makers.get(maker_customer)
+                if maker_position is None:
+                    maker_position = makers[maker_customer] = positions[maker_customer]
+                maker_row = maker_position.rows[index]
+                # The backer's P&L on the fill, rounded toward zero (record_fill).
+                fill_win = stake * win_f // 100
+                fill_tie = stake * tie_f
+                fill_tie = fill_tie // tie_scale if fill_tie >= 0 else -(-fill_tie // tie_scale)
+                fill_id += 1
+                if side is _BACK:  # the maker lays: its unmatched lay shrinks (shift_unmatched)
+                    maker_row[3] += before * win_f // 100 - left * win_f // 100
+                    if tie_f > 0:
+                        maker_row[4] += before * tie_f // tie_scale - left * tie_f // tie_scale
+                    taker_row[0] += fill_win
+                    taker_row[1] += fill_tie
+                    taker_row[2] -= stake
+                    maker_row[0] -= fill_win
+                    maker_row[1] -= fill_tie
+                    maker_row[2] += stake
+                    fill: FillRow = (
+                        fill_id,
+                        index,
+                        level,
+                        stake,
+                        order_id,
+                        maker_id,
+                        customer,
+                        maker_customer,
+                        round_no,
+                        maker_id,
+                    )
+                else:  # the maker backs: its unmatched back shrinks
+                    if tie_f < 0:
+                        maker_row[4] += -before * tie_f // tie_scale - (-left * tie_f // tie_scale)
+                    maker_row[5] += stake
+                    maker_row[0] += fill_win
+                    maker_row[1] += fill_tie
+                    maker_row[2] -= stake
+                    taker_row[0] -= fill_win
+                    taker_row[1] -= fill_tie
+                    taker_row[2] += stake
+                    fill = (
+                        fill_id,
+                        index,
+                        level,
+                        stake,
+                        maker_id,
+                        order_id,
+                        maker_customer,
+                        customer,
+                        round_no,
+                        maker_id,
+                    )
+                all_fills.append(fill)
+            sizes[level] -= taken
+            if sizes[level]:
+                break  # the taker is filled before the level empties
+            queue.clear()
+            if side is _BACK:
+                book.lay_mask &= ~(1 << level)
+                level = book.best_lay = book.next_lay(level)
+                if not remaining or level < price:
+                    break
+            else:
+                book.back_mask &= ~(1 << level)
+                level = book.best_back = book.next_back(level)
+                if not remaining or level > price:
+                    break
+        matched = size - remaining
+        matched_of[order_id] = matched
+        left_of[order_id] = remaining
+        self.matched_totals[index] += matched
+        if remaining:  # the remainder rests at its limit (contribution, inline)
+            factor = tie_factor[price]
+            if side is _BACK:
+                if factor < 0:
+                    taker_row[4] -= -remaining * factor // tie_scale
+                taker_row[5] -= remaining
+            else:
+                taker_row[3] -= remaining * win_factor[price] // 100
+                if factor > 0:
+                    taker_row[4] -= remaining * factor // tie_scale
+            book.rest(order_id, side, price, remaining)
+        makers[customer] = taker
+        hold_ids = self._hold_ids
+        for name, touched in makers.items():
+            # refresh, inline: the selection's new worst, and the loss moved by its change
+            touched_row = touched.rows[index]
+            win = touched_row[0] + touched_row[3]
+            lose = touched_row[2] + touched_row[5]
+            worst = win if win < lose else lose
+            if can_tie:
+                tie = touched_row[1] + touched_row[4]
+                if tie < worst:
+                    worst = tie
+            old_worst = touched.worst[index]
+            if worst != old_worst:
+                touched.worst[index] = worst
+                touched.loss += (-worst if worst < 0 else 0) - (-old_worst if old_worst < 0 else 0)
+            net = touched.settled_net
+            hold = touched.loss + (commission(net, rate) if net > 0 else 0)
+            ledger.update_hold(hold_ids.get(name) or self.hold_id(name), name, hold)
+        view = _new(
+            OrderView,
+            (
+                order_id,
+                customer,
+                reference,
+                index,
+                side,
+                price,
+                size,
+                round_no,
+                matched,
+                remaining,
+                0,
+                0,
+                0,
+            ),
+        )
+        return _new(PlaceResult, (view, tuple(map(as_fill, all_fills[first_fill:]))))
 
     def _cancel(self, customer: str, order_id: int, amount: int | None) -> CancelResult:
-        order = self.orders.get(order_id)
-        if order is None:
+        table = self.orders
+        if type(order_id) is not int or not 0 < order_id < len(table.customer):
             raise CancelRejectedError(f"there is no order {order_id} on market {self.market_id}")
-        if order.customer != customer:
+        if table.customer[order_id] != customer:
             raise CancelRejectedError(f"order {order_id} is not {customer}'s")
-        if not order.remaining:
+        before = table.remaining[order_id]
+        if not before:
             raise CancelRejectedError(f"order {order_id} is no longer open: nothing to cancel")
         if amount is None:
-            amount = order.remaining
-        if type(amount) is not int or amount <= 0:
+            amount = before
+        elif type(amount) is not int or amount <= 0:
             raise CancelRejectedError(
                 f"cancel amount must be a positive whole number, got {amount!r}"
             )
-        amount = min(amount, order.remaining)
-        before = order.remaining
-        self.books[order.selection].reduce(order, amount)
-        order.cancelled += amount
-        self.exposure.change_unmatched(
-            customer, order.selection, order.side, order.price, before, order.remaining
+        elif amount > before:
+            amount = before
+        after = before - amount
+        _, index, side_code, price, _, _, _ = table.fixed[order_id]
+        side = SIDE_OF_CODE[side_code]
+        self.books[index].reduce(side, price, amount)
+        table.remaining[order_id] = after
+        table.cancelled[order_id] += amount
+        # change_unmatched and refresh, inline (the hot path of a cancel)
+        exposure = self.exposure
+        position = exposure.customers[customer]
+        row = position.rows[index]
+        tie_scale = exposure.tie_scale
+        factor = exposure.tie_factor[price]
+        if side is _BACK:
+            if factor < 0:
+                row[4] += -before * factor // tie_scale - (-after * factor // tie_scale)
+            row[5] += amount
+        else:
+            win_f = exposure.win_factor[price]
+            row[3] += before * win_f // 100 - after * win_f // 100
+            if factor > 0:
+                row[4] += before * factor // tie_scale - after * factor // tie_scale
+        win = row[0] + row[3]
+        lose = row[2] + row[5]
+        worst = win if win < lose else lose
+        if exposure.can_tie[index]:
+            tie = row[1] + row[4]
+            if tie < worst:
+                worst = tie
+        old_worst = position.worst[index]
+        if worst != old_worst:
+            position.worst[index] = worst
+            position.loss += (-worst if worst < 0 else 0) - (-old_worst if old_worst < 0 else 0)
+        net = position.settled_net
+        hold = position.loss + (commission(net, exposure.rate) if net > 0 else 0)
+        self.ledger.update_hold(
+            self._hold_ids.get(customer) or self.hold_id(customer), customer, hold
         )
-        self._set_holds((customer,))
-        return _new(CancelResult, (order.snapshot(), amount))
+        return _new(CancelResult, (table.view(order_id), amount))
 
     def _settle(self, selection: str, text: str) -> None:
         self._check_open()
@@ -638,15 +991,16 @@ class Market:
         self._check_open()
         if not isinstance(reason, str) or not reason:
             raise MarketStateError("a void needs a reason")
-        for order in self._round.orders:
-            if order.remaining:
-                order.voided += order.remaining
-                order.remaining = 0
+        table = self.orders
+        for order_id in self._round.orders:
+            table.voided[order_id] += table.remaining[order_id]
+            table.remaining[order_id] = 0
         for book in self.books:
             book.clear()
         self.voided_selections = {i for i, r in enumerate(self.results) if r is None}
         self.exposure.void_unsettled()
         self._round = _Round(self._round.number, False)
+        self._accepting = None
         self._charge_commission(MarketStatus.VOID)
 
     def _charge_commission(self, status: MarketStatus) -> None:
@@ -675,18 +1029,23 @@ class Market:
         ledger, exposure, hold_ids = self.ledger, self.exposure, self._hold_ids
         positions, rate = exposure.customers, exposure.rate
         for customer in customers:
-            hold_id = hold_ids.get(customer) or self.hold_id(customer)
             position = positions.get(customer)
             if position is None:
                 hold = 0
             else:  # exposure.hold, inline
                 net = position.settled_net
                 hold = position.loss + (commission(net, rate) if net > 0 else 0)
-            if hold != ledger.hold(hold_id):  # an unchanged hold needs no ledger entry
-                ledger.set_hold(hold_id, customer, hold)
+            # an unchanged hold needs no ledger entry
+            ledger.update_hold(hold_ids.get(customer) or self.hold_id(customer), customer, hold)
 
 
 _LADDER_KEYS = tuple(("ladder", index) for index in range(LADDER_SIZE))  # shared, not rebuilt
+_EMPTY_ROW = (0, 0, 0, 0, 0, 0)  # the row of a customer with no position yet
+
+
+def _body(command: Place, price_key: Any) -> tuple[Any, ...]:
+    """What a retry's order must repeat: everything but the customer and the reference."""
+    return (command.selection, command.side, price_key, command.size, command.round)
 
 
 def _price_key(price: Any) -> Any:
