@@ -19,7 +19,7 @@ from pathlib import Path
 from twentyone.analysis import engine, strategy
 from twentyone.analysis.house_edge import analyze, optimal_by_upcard
 from twentyone.presets import CASINO, ONLINE
-from twentyone.rules import Peek, Rules, Surrender
+from twentyone.rules import EnhcLoses, Peek, Rules, Surrender
 
 RULE_SETS = {
     "casino": (CASINO, ["--preset", "casino"]),
@@ -30,6 +30,12 @@ RULE_SETS = {
             "--preset", "online", "--decks", "6", "--s17", "--das", "--max-hands", "4",
             "--surrender", "late", "--peek", "ace-ten",
         ],
+    ),
+    # Not a preset (they never use it): original bets only, whose split values need the walk
+    # over the split hands' busts (docs/analysis.md, "Original bets only").
+    "casino-enhc-original": (
+        CASINO.replace(enhc_loses=EnhcLoses.ORIGINAL),
+        ["--preset", "casino", "--enhc-loses", "original"],
     ),
 }  # fmt: skip
 

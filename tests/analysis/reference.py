@@ -9,8 +9,10 @@ What it does differently from the fast engine, on purpose:
 - a split to two hands is played out in the true dealing order: both second cards, the first
   hand to the end, the second hand, then the dealer, every card from the shoe left.
   Resplits are played out the same way (a resplit hand gets its second cards at once and
-  is played next). ``split_model`` keeps the older "pair-card model" (other hands'
-  non-pair second cards treated as unseen cards), only to show that it is not the game.
+  is played next). Split hands are played CDZ- or CDP1 (``convention``: judged with
+  the other pair card in the shoe or out of it). ``split_model`` keeps the older
+  "pair-card model" (other hands' non-pair second cards treated as unseen cards), only
+  to show that it is not the game.
 
 Only finite shoes; values are fractions of one unit bet. Compositions are tuples of ten
 counts (index 0 = ace, 9 = ten-value).
@@ -42,8 +44,11 @@ def _total(hand: tuple[int, ...]) -> tuple[int, bool]:
 class Reference:
     """Reference values against one up card, from ``shoe`` (the up card still in it)."""
 
-    def __init__(self, rules: Rules, shoe: tuple[int, ...], upcard: int) -> None:
+    def __init__(
+        self, rules: Rules, shoe: tuple[int, ...], upcard: int, convention: str = "cdz-"
+    ) -> None:
         self.rules = rules
+        self.convention = convention
         self.upcard = upcard
         self.shoe = _add(shoe, upcard, -1)
         if upcard == ACE:
@@ -200,11 +205,14 @@ class Reference:
     # ---- splits --------------------------------------------------------------------------
     @functools.cache  # noqa: B019
     def split_move(self, hand: tuple[int, ...], pair: int) -> str:
-        """CDZ-: the best move allowed after a split, judged outside a split."""
+        """The best move allowed after a split, judged outside a split (CDZ-) or with the other
+        pair card out of the shoe too (CDP1: the composition right after the split)."""
         total, _ = _total(hand)
         if total == 21 or (pair == ACE and not self.rules.hit_split_aces):
             return "stand"
         shoe = self.shoe_for(hand)
+        if self.convention == "cdp1":
+            shoe = _add(shoe, pair, -1)
         if sum(hand) > 2:
             return "stand" if self.stand(shoe, total, 1) >= self.hit(hand, shoe) else "hit"
         options = {"stand": self.stand(shoe, total, 1), "hit": self.hit(hand, shoe)}

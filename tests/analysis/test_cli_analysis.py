@@ -94,3 +94,20 @@ def test_bad_input_is_one_line_and_exit_2(arguments: tuple[str, ...], message: s
 def test_unknown_option_is_exit_2() -> None:
     code, _, err = _run("analyze", "--colour", "red")
     assert code == 2 and "No such option" in err
+
+
+def test_analyze_split_strategy_option() -> None:
+    base = ["analyze", "--decks", "1", "--peek", "ace-ten", "--max-hands", "4", "--json"]
+    code, out, _ = _run(*base)
+    assert code == 0
+    cdz = json.loads(out)
+    assert cdz["split_strategy"] == "cdz-"
+    code, out, _ = _run(*base, "--split-strategy", "cdp1")
+    assert code == 0
+    cdp1 = json.loads(out)
+    assert cdp1["split_strategy"] == "cdp1"
+    assert cdp1["basic_strategy_ev"] == cdz["basic_strategy_ev"]  # the chart plays its own splits
+    assert 0 < abs(cdp1["ev"] - cdz["ev"]) < 1e-3
+    code, out, err = _run(*base, "--split-strategy", "cdp")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "split strategy" in err

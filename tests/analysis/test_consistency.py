@@ -102,3 +102,13 @@ def test_rule_effects_have_the_known_signs() -> None:
     assert expected_return(base.replace(blackjack_pays=Fraction(6, 5))) < ev - 0.01
     assert expected_return(base.replace(double_after_split=False)) < ev
     assert expected_return(base.replace(peek=Peek.NONE, enhc_loses=EnhcLoses.ALL)) < ev
+
+
+def test_cdp1_is_cdz_on_the_infinite_shoe_and_gains_on_one_deck() -> None:
+    # Removing the other pair card changes nothing on an infinite shoe; on one deck CDP1
+    # plays the split hands for the shoe they really face, which is worth a little.
+    infinite = Rules(decks=None, max_hands=4)
+    assert expected_return(infinite, "cdp1") == expected_return(infinite, "cdz-")
+    one_deck = Rules(decks=1, peek=Peek.ACE_TEN, max_hands=4, surrender=Surrender.LATE)
+    gain = expected_return(one_deck, "cdp1") - expected_return(one_deck, "cdz-")
+    assert 0.0 < gain < 1e-4

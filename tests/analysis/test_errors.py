@@ -63,3 +63,12 @@ def test_bad_hands_and_cards() -> None:
         dealer_distribution(rules, 12)
     with pytest.raises(InvalidRulesError, match="counts"):
         insurance_value([1, 2])
+
+
+def test_unknown_split_convention() -> None:
+    from twentyone.analysis.engine import UnknownSplitConventionError
+
+    with pytest.raises(UnknownSplitConventionError, match="split strategy 'cdp'"):
+        prepare(Rules(decks=1), convention="cdp")
+    with pytest.raises(InvalidRulesError):
+        hand_ev(Rules(decks=1), ["8", "8"], "T", convention="CDZ")

@@ -18,6 +18,8 @@ ONE_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 SMALL = (1, 1, 1, 1, 1, 1, 1, 2, 1, 7)
 SPLIT_SHOE = (3, 0, 1, 0, 1, 1, 0, 3, 1, 9)
 FOUR_HAND_SHOE = (2, 0, 1, 0, 1, 1, 0, 5, 0, 9)
+#: Small cards enough that two or three split hands (eights, tens) can all bust.
+BUST_SHOE = (2, 0, 2, 0, 2, 2, 0, 4, 0, 8)
 TOLERANCE = 1e-12
 
 PEEK = Rules(decks=1, peek=Peek.ACE_TEN, max_hands=2, surrender=Surrender.LATE)
@@ -86,19 +88,137 @@ def test_two_hand_splits_match_the_true_game(rules: Rules, up: int) -> None:
         assert fast == pytest.approx(float(reference.split_true_game(pair)), abs=TOLERANCE)
 
 
-@pytest.mark.parametrize("max_hands", [2, 3])
-def test_original_bets_only_takes_one_bet_from_a_split_box(max_hands: int) -> None:
+@pytest.mark.parametrize("max_hands", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "variation",
+    [{}, {"resplit_aces": True, "hit_split_aces": True}, {"double_after_split": False}],
+    ids=["das", "rsa-hsa", "no-das"],
+)
+def test_original_bets_only_takes_one_bet_from_a_split_box(
+    max_hands: int, variation: dict[str, bool]
+) -> None:
     # No hole card, original bets only: a dealer blackjack takes one original bet from the
-    # box (nothing more if every split hand is bust), as the round engine settles it. Exact
-    # but for one term: P(every split hand busts) treats the hands as independent given the
-    # split's shape; on this tiny shoe that is off by 3.4e-4 of a unit against a ten.
-    rules = ENHC_OBO.replace(max_hands=max_hands)
-    for up, tolerance in ((0, TOLERANCE), (5, TOLERANCE), (9, 5e-4)):
-        reference = Reference(rules, SPLIT_SHOE, up)
-        for pair in (0, 7):
-            fast = hand_ev(rules, [LABELS[pair]] * 2, LABELS[up], SPLIT_SHOE).split
-            expected = float(reference.split_true_game(pair))
-            assert fast == pytest.approx(expected, abs=tolerance), (up, pair)
+    # box (nothing more if every split hand is bust), as the round engine settles it. The
+    # hands' busts are correlated on these tiny shoes (on SPLIT_SHOE they can never all bust,
+    # where taken as independent they would: 3.4e-4 of a unit against a ten); the engine's
+    # walk over their compositions is exact.
+    rules = ENHC_OBO.replace(max_hands=max_hands, **variation)
+    for shoe, pairs in ((SPLIT_SHOE, (0, 7)), (BUST_SHOE, (9,))):
+        for up in (0, 5, 9):
+            reference = Reference(rules, shoe, up)
+            for pair in pairs:
+                fast = hand_ev(rules, [LABELS[pair]] * 2, LABELS[up], shoe).split
+                expected = float(reference.split_true_game(pair))
+                assert fast == pytest.approx(expected, abs=TOLERANCE), (up, pair)
+
+
+@pytest.mark.parametrize("up", [0, 9])
+def test_original_bets_only_with_four_hands_really_dealt(up: int) -> None:
+    # Five eights in the shoe: four hands happen and all of them can bust together.
+    rules = Rules(decks=2, peek=Peek.NONE, enhc_loses=EnhcLoses.ORIGINAL, max_hands=4)
+    reference = Reference(rules, FOUR_HAND_SHOE, up)
+    fast = hand_ev(rules, ["8", "8"], LABELS[up], FOUR_HAND_SHOE).split
+    assert fast == pytest.approx(float(reference.split_true_game(7)), abs=TOLERANCE)
+
+
+def test_every_split_hand_busting_is_walked_exactly() -> None:
+    # P(all split hands bust), set against a brute-force deal of the hands one after another
+    # (the order does not matter), and the cheap bounds around it.
+    from twentyone.analysis.engine import split_strategy, upcard_context
+    from twentyone.analysis.split_busts import all_bust_bounds, all_bust_chance
+
+    rules = ENHC_OBO.replace(max_hands=3)
+    for up, pair in ((9, 7), (0, 7), (9, 9)):
+        context = upcard_context(prepare(rules, BUST_SHOE), up)
+        strategy = split_strategy(context, pair)
+        shoe = context.shoe.copy()
+        shoe[pair] -= 2
+        reference = Reference(rules, BUST_SHOE, up)
+        expected = _all_bust(reference, tuple(int(c) for c in shoe), pair, 2, 0, rules.max_hands)
+        got = all_bust_chance(context.setup.space, strategy, pair, shoe, rules.max_hands)
+        assert got == pytest.approx(float(expected), abs=TOLERANCE), (up, pair)
+        assert 0.0 < got < 1.0
+        for work in (0.0, 20.0, 200.0):
+            low, high = all_bust_bounds(context.setup.space, strategy, pair, shoe, 3, work)
+            assert low <= got + TOLERANCE and got <= high + TOLERANCE, work
+        assert all_bust_bounds(context.setup.space, strategy, pair, shoe, 3, 0.0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("up", [0, 9])
+def test_a_bounded_split_value_never_decides_the_play(up: int) -> None:
+    # `split_value(..., below=b)` may return a cheap upper bound instead of the exact value,
+    # but only one that is at most b (so a caller comparing with b decides the same way).
+    from twentyone.analysis.engine import split_strategy, split_value, upcard_context
+
+    rules = ENHC_OBO.replace(max_hands=4, dealer_hits_soft_17=False)
+    context = upcard_context(prepare(rules), up)
+    for pair in range(1, 9):
+        strategy = split_strategy(context, pair)
+        exact = split_value(context, pair, strategy)
+        assert split_value(context, pair, strategy, below=exact - 1e-3) == exact
+        bounded = split_value(context, pair, strategy, below=exact + 1e-3)
+        assert exact - TOLERANCE <= bounded <= exact + 1e-3
+
+
+def _all_bust(
+    reference: Reference, shoe: tuple[int, ...], pair: int, waiting: int, resplits: int, limit: int
+) -> object:
+    """P(every one of ``waiting`` split hands busts), dealing each its second card when it is
+    played (exchangeable with the settled order), resplitting while under ``limit`` hands."""
+    from fractions import Fraction
+
+    from tests.analysis.reference import _add
+
+    if waiting == 0:
+        return Fraction(1)
+    size = sum(shoe)
+    chance = Fraction(0)
+    for second, count in enumerate(shoe):
+        if not count:
+            continue
+        after = _add(shoe, second, -1)
+        if second == pair and 2 + resplits < limit:
+            chance += Fraction(count, size) * _all_bust(
+                reference, after, pair, waiting + 1, resplits + 1, limit
+            )
+            continue
+        hand = _add(_add((0,) * 10, pair, 1), second, 1)
+        for left, bust in _busts(reference, after, hand, pair).items():
+            chance += (
+                Fraction(count, size)
+                * bust
+                * _all_bust(reference, left, pair, waiting - 1, resplits, limit)
+            )
+    return chance
+
+
+def _busts(
+    reference: Reference, shoe: tuple[int, ...], hand: tuple[int, ...], pair: int
+) -> dict[tuple[int, ...], object]:
+    """The shoes left after ``hand`` busts, with their chances (CDZ- play)."""
+    from fractions import Fraction
+
+    from tests.analysis.reference import _add, _total
+
+    if _total(hand)[0] > 21:
+        return {shoe: Fraction(1)}
+    move = reference.split_move(hand, pair)  # CDZ-: judged on the unsplit shoe
+    if move == "stand":
+        return {}
+    size = sum(shoe)
+    found: dict[tuple[int, ...], object] = {}
+    for card, count in enumerate(shoe):
+        if not count:
+            continue
+        grown = _add(hand, card, 1)
+        after = _add(shoe, card, -1)
+        if move == "double":
+            outcomes = {after: Fraction(1)} if _total(grown)[0] > 21 else {}
+        else:
+            outcomes = _busts(reference, after, grown, pair)
+        for left, chance in outcomes.items():
+            found[left] = found.get(left, Fraction(0)) + Fraction(count, size) * chance
+    return found
 
 
 @pytest.mark.slow
@@ -222,3 +342,29 @@ def test_the_pair_card_model_is_not_the_true_game_with_resplits() -> None:
         assert abs(float(reference.split_model(7)) - true_game) > 1e-3
         fast = hand_ev(rules, ["8", "8"], LABELS[up], SPLIT_SHOE).split
         assert fast == pytest.approx(true_game, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize(
+    ("rules", "ups"),
+    [
+        (Rules(decks=1, peek=Peek.ACE_TEN, max_hands=3), (0, 5, 9)),
+        (ENHC_OBO.replace(max_hands=3), (0, 9)),
+        (
+            Rules(decks=1, peek=Peek.ACE_TEN, max_hands=4, resplit_aces=True, hit_split_aces=True),
+            (0, 9),
+        ),
+    ],
+    ids=["peek-3", "enhc-obo-3", "rsa-hsa-4"],
+)
+def test_cdp1_splits_match_the_true_game(rules: Rules, ups: tuple[int, ...]) -> None:
+    # CDP1: every split hand is played as is optimal with both pair cards out of the shoe.
+    differs = False
+    for up in ups:
+        for pair in (0, 7):
+            expected = Reference(rules, SPLIT_SHOE, up, "cdp1").split_true_game(pair)
+            cdp1 = hand_ev(rules, [LABELS[pair]] * 2, LABELS[up], SPLIT_SHOE, convention="cdp1")
+            assert cdp1.split == pytest.approx(float(expected), abs=TOLERANCE), (up, pair)
+            cdz = hand_ev(rules, [LABELS[pair]] * 2, LABELS[up], SPLIT_SHOE).split
+            assert cdz is not None
+            differs |= abs(cdz - float(expected)) > 1e-3
+    assert differs  # on this tiny shoe the conventions really play differently

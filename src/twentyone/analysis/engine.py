@@ -26,6 +26,7 @@ from twentyone.analysis import kernels
 from twentyone.analysis.composition import ACE, TEN, full_shoe_counts, infinite_probabilities
 from twentyone.analysis.dealer_table import DealerTable, dealer_table
 from twentyone.analysis.hands import HandSpace, hand_space
+from twentyone.analysis.split_busts import all_bust_bounds
 from twentyone.analysis.splits import SplitShape, all_hands_chance, split_shape
 from twentyone.analysis.support import check_supported
 from twentyone.errors import InvalidRulesError
@@ -35,16 +36,31 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 STAND, HIT, DOUBLE, OPTIMAL = kernels.STAND, kernels.HIT, kernels.DOUBLE, kernels.OPTIMAL
+#: Values closer than this are a tie for the CDZ- play of split hands (rounding is ~1e-16).
+TIE = 1e-13
+#: Work (walk states times table entries per step) allowed for the cheaper bounds of a split's
+#: original-bets-only term, tried in turn before its exact value (see :func:`split_value`).
+SPLIT_WORK = (1e5, 2e6)
+
+
+#: Split conventions (how split hands are played; ``docs/analysis.md``, "Split conventions").
+SPLIT_CONVENTIONS = ("cdz-", "cdp1")
+
+
+class UnknownSplitConventionError(InvalidRulesError):
+    """A split convention the analysis does not compute."""
 
 
 @dataclass(frozen=True)
 class Setup:
-    """What every up card's analysis shares: the rules, the hand space and the shoe."""
+    """What every up card's analysis shares: the rules, the hand space, the shoe and the
+    split convention."""
 
     rules: Rules
     space: HandSpace
     shoe: FloatArray  # counts by value (finite) or probabilities (infinite)
     infinite: bool
+    convention: str = "cdz-"
 
     def card_probability(self, value: int) -> float:
         if self.infinite:
@@ -52,9 +68,11 @@ class Setup:
         return float(self.shoe[value] / self.shoe.sum())
 
 
-def prepare(rules: Rules, shoe: Sequence[int] | None = None) -> Setup:
-    """Check ``rules`` and build the shared data; ``shoe`` overrides the full shoe's counts."""
+def prepare(rules: Rules, shoe: Sequence[int] | None = None, *, convention: str = "cdz-") -> Setup:
+    """Check ``rules`` and build the shared data; ``shoe`` overrides the full shoe's counts;
+    ``convention``: how split hands are played (:data:`SPLIT_CONVENTIONS`)."""
     check_supported(rules)
+    check_convention(convention)
     if shoe is None:
         if rules.decks is None:
             counts = np.array([float(p) for p in infinite_probabilities()])
@@ -64,7 +82,15 @@ def prepare(rules: Rules, shoe: Sequence[int] | None = None) -> Setup:
         if rules.decks is None:
             raise InvalidRulesError("a shoe composition needs a finite number of decks")
         counts = np.array(_checked_shoe(shoe, rules.decks), dtype=np.float64)
-    return Setup(rules, hand_space(rules.decks), counts, rules.decks is None)
+    return Setup(rules, hand_space(rules.decks), counts, rules.decks is None, convention)
+
+
+def check_convention(convention: str) -> None:
+    """Raise :class:`UnknownSplitConventionError` unless ``convention`` is computed here."""
+    if convention not in SPLIT_CONVENTIONS:
+        raise UnknownSplitConventionError(
+            f"unknown split strategy {convention!r} (expected {' or '.join(SPLIT_CONVENTIONS)})"
+        )
 
 
 def _checked_shoe(shoe: Sequence[int], decks: int) -> list[int]:
@@ -288,13 +314,15 @@ def upcard_context(setup: Setup, upcard: int) -> UpcardContext:
 
 
 @functools.lru_cache(maxsize=40)
-def _cached_contexts(rules: Rules, shoe: tuple[float, ...]) -> dict[int, UpcardContext]:
+def _cached_contexts(
+    rules: Rules, shoe: tuple[float, ...], convention: str
+) -> dict[int, UpcardContext]:
     return {}
 
 
 def cached_context(setup: Setup, upcard: int) -> UpcardContext:
     """:func:`upcard_context`, remembered for the last few rule sets and shoes."""
-    known = _cached_contexts(setup.rules, tuple(float(c) for c in setup.shoe))
+    known = _cached_contexts(setup.rules, tuple(float(c) for c in setup.shoe), setup.convention)
     if upcard not in known:
         known[upcard] = upcard_context(setup, upcard)
     return known[upcard]
@@ -310,23 +338,46 @@ def may_double(rules: Rules, total: int) -> bool:
 
 
 def split_strategy(context: UpcardContext, pair: int) -> IntArray:
-    """CDZ-: each split hand plays as the optimal unsplit hand of its composition would."""
+    """How every split hand of ``pair`` is played, by the setup's convention: CDZ-, as the
+    optimal unsplit hand of its composition would; CDP1, as is optimal for its composition
+    with the other pair card out of the shoe too (the shoe right after the split)."""
     space = context.setup.space
-    base = context.base
-    strategy = np.where(base.stand1 >= base.hit, STAND, HIT).astype(np.int64)
+    base = context.base if context.setup.convention == "cdz-" else _post_split_pass(context, pair)
+    # Ties (within float noise) stand, as the exact engines do: on tiny shoes exact ties occur
+    # (a hand that loses whatever it does) and a split hand's play must not hang on rounding.
+    strategy = np.where(base.stand1 >= base.hit - TIE, STAND, HIT).astype(np.int64)
     strategy[space.total == 21] = STAND
     for second in range(10):
         hand = space.two_card[pair, second]
         if hand < 0:
             continue
-        strategy[hand] = best_split_hand_move(context, hand, pair)
+        strategy[hand] = best_split_hand_move(context, hand, pair, base)
     return strategy
 
 
-def best_split_hand_move(context: UpcardContext, hand: int, pair: int) -> int:
-    """The best move of a two-card split hand among those allowed after a split."""
+def _post_split_pass(context: UpcardContext, pair: int) -> HandPass:
+    """The optimal pass for the hands a split of ``pair`` can reach, from the shoe without the
+    other pair card as well (CDP1; the infinite shoe does not change)."""
+    space = context.setup.space
+    need = np.zeros(len(space.total), dtype=np.int64)
+    for second in range(10):
+        hand = space.two_card[pair, second]
+        if hand >= 0:
+            need[hand] = 2
+    optimal = np.full(len(space.total), OPTIMAL, dtype=np.int64)
+    kernels.mark_needed(space.child, space.total, space.by_hard_desc, optimal, need)
+    shift = _unit(pair)
+    dealer = context.dealer_for_shifts(need, [shift])[0]
+    return context.evaluate(optimal, need, shift, dealer=dealer)
+
+
+def best_split_hand_move(
+    context: UpcardContext, hand: int, pair: int, base: HandPass | None = None
+) -> int:
+    """The best move of a two-card split hand among those allowed after a split, judged by
+    ``base`` (default: the unsplit pass, CDZ-)."""
     rules = context.setup.rules
-    base = context.base
+    base = context.base if base is None else base
     total = int(context.setup.space.total[hand])
     if total == 21:
         return STAND
@@ -335,18 +386,25 @@ def best_split_hand_move(context: UpcardContext, hand: int, pair: int) -> int:
     options = {STAND: float(base.stand1[hand]), HIT: float(base.hit[hand])}
     if rules.double_after_split and may_double(rules, total) and pair != ACE:
         options[DOUBLE] = float(base.double[hand])
-    return max(options, key=lambda move: options[move])
+    best = max(options.values())
+    # The first of stand, hit, double within float noise of the best (ties stand, then hit).
+    return next(move for move, value in options.items() if value >= best - TIE)
 
 
-def split_value(context: UpcardContext, pair: int, strategy: IntArray) -> float:
+def split_value(
+    context: UpcardContext, pair: int, strategy: IntArray, *, below: float | None = None
+) -> float:
     """Value (peek-weighted like every other option) of splitting a pair of ``pair``.
 
     Exact for finite and infinite shoes (see ``docs/analysis.md``, "Exact resplits"): each
     finished split hand is valued on the shoe without the pair cards drawn before it and
     without the known non-pair second cards drawn before it (unseen, so averaged over them).
     Under original-bets-only against an unseen dealer blackjack the box loses one bet unless
-    every split hand is bust (the chance that all bust is the one approximate term, finite
-    shoes only).
+    every split hand is bust (:func:`_one_bet_lost`).
+
+    ``below``: the value the caller compares the split with. Where bounds that cost little
+    already show the split is worth no more, that upper bound (at most ``below``) is returned
+    instead of the exact value (only the original-bets-only term is ever bounded).
     """
     rules = context.setup.rules
     shoe = context.shoe.copy()
@@ -372,24 +430,37 @@ def split_value(context: UpcardContext, pair: int, strategy: IntArray) -> float:
         value += shape.non_pair_after.get(state, 0.0) * non_pair_value
         value += shape.any_card_after.get(state, 0.0) * any_value
     if one_bet_per_box:
-        value -= _one_bet_lost(context, pair, shoe, strategy, start)
+        for work in SPLIT_WORK if below is not None else ():
+            least_lost, most_lost = _one_bet_lost(context, pair, shoe, strategy, start, work)
+            if least_lost == most_lost:  # nothing was skipped: exact
+                return value - most_lost
+            if below is not None and value - least_lost <= below:
+                return value - least_lost
+        value -= _one_bet_lost(context, pair, shoe, strategy, start)[1]
     return value
 
 
 def _one_bet_lost(
-    context: UpcardContext, pair: int, shoe: FloatArray, strategy: IntArray, start: IntArray
-) -> float:
-    """P(dealer blackjack and some split hand not bust): the box's one original bet lost.
+    context: UpcardContext,
+    pair: int,
+    shoe: FloatArray,
+    strategy: IntArray,
+    start: IntArray,
+    work: float | None = None,
+) -> tuple[float, float]:
+    """P(dealer blackjack and some split hand not bust): the box's one original bet lost, as
+    bounds (low, high), equal unless ``work`` limits the walk (:func:`all_bust_bounds`).
 
     The dealer's second card is exchangeable with a card set aside before the split, so
-    P(blackjack and all bust) = P(blackjack) * P(all bust | that card out of the shoe); the
-    hands' bust chances are combined as if independent given the split's shape (exact for
-    the infinite shoe; in finite shoes it misses their small correlation).
+    P(blackjack and all bust) = P(blackjack) * P(all bust | that card out of the shoe). On a
+    finite shoe the hands' busts are correlated and :func:`split_busts.all_bust_chance` walks
+    the compositions they draw; on the infinite shoe they are independent given the split's
+    shape and their bust chances multiply along it.
     """
     setup = context.setup
     space = setup.space
     if context.upcard not in (ACE, TEN):
-        return 0.0
+        return 0.0, 0.0
     blackjack_card = TEN if context.upcard == ACE else ACE
     if setup.infinite:
         blackjack = float(shoe[blackjack_card])
@@ -399,7 +470,13 @@ def _one_bet_lost(
         reduced = shoe.copy()
         reduced[blackjack_card] -= 1.0
     if blackjack <= 0.0:
-        return 0.0
+        return 0.0, 0.0
+    rules = setup.rules
+    can_resplit = pair != ACE or rules.resplit_aces
+    if not setup.infinite:
+        limit = rules.max_hands if can_resplit else 2
+        low, high = all_bust_bounds(space, strategy, pair, reduced, limit, work)
+        return blackjack * (1.0 - high), blackjack * (1.0 - low)
 
     def busts(shifts: list[FloatArray]) -> list[FloatArray]:
         return [
@@ -418,15 +495,12 @@ def _one_bet_lost(
         ]
 
     _, averages = _split_averages(context, pair, reduced, busts)
-    rules = setup.rules
-    can_resplit = pair != ACE or rules.resplit_aces
-    others = None if setup.infinite else float(reduced.sum() - reduced[pair])
 
     def chances(pairs_out: int, unseen: int) -> tuple[float, float]:
         return averages.get((pairs_out, unseen), (0.0, 0.0))
 
-    all_bust = all_hands_chance(rules.max_hands, can_resplit, float(reduced[pair]), others, chances)
-    return blackjack * (1.0 - all_bust)
+    all_bust = all_hands_chance(rules.max_hands, can_resplit, float(reduced[pair]), None, chances)
+    return blackjack * (1.0 - all_bust), blackjack * (1.0 - all_bust)
 
 
 def _split_averages(
@@ -599,7 +673,10 @@ class InitialHand:
 def initial_hands(
     context: UpcardContext, split_of: Callable[[int], float] | None = None
 ) -> list[InitialHand]:
-    """Every two-card hand with its probability and the value of each allowed option."""
+    """Every two-card hand with its probability and the value of each allowed option.
+
+    A split that is not the best option may be valued by an upper bound no greater than the
+    best other option (see :func:`split_value`), so the maximum over options is exact."""
     setup = context.setup
     rules = setup.rules
     space = setup.space
@@ -623,7 +700,8 @@ def initial_hands(
                     options["surrender"] = context.surrender_value(hand)
                 if first == second and can_split(rules, first):
                     if split_of is None:
-                        value = split_value(context, first, split_strategy(context, first))
+                        strategy = split_strategy(context, first)
+                        value = split_value(context, first, strategy, below=max(options.values()))
                     else:
                         value = split_of(first)
                     if value == value:  # not NaN: the shoe holds the cards to split

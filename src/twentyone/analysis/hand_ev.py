@@ -58,11 +58,17 @@ class HandEV:
 
 
 def hand_ev(
-    rules: Rules, hand: Sequence[str], upcard: str, shoe: Sequence[int] | None = None
+    rules: Rules,
+    hand: Sequence[str],
+    upcard: str,
+    shoe: Sequence[int] | None = None,
+    *,
+    convention: str = "cdz-",
 ) -> HandEV:
     """The options of ``hand`` (card values such as ``["T", "6"]``) against ``upcard``.
 
-    ``shoe``: counts by value (A, 2..9, T) before the deal (default: the full shoe).
+    ``shoe``: counts by value (A, 2..9, T) before the deal (default: the full shoe);
+    ``convention``: how split hands are played, ``"cdz-"`` or ``"cdp1"``.
     A two-card hand may double, split and surrender as the rules allow; a longer hand may
     only stand or hit. A blackjack is valued as an ordinary 21 here.
     """
@@ -72,7 +78,7 @@ def hand_ev(
     if sum(value + 1 for value in values) > 21:
         raise InvalidCardError(f"the hand {' '.join(hand)} is bust")
     up = label_index(upcard)
-    setup = prepare(rules, shoe)
+    setup = prepare(rules, shoe, convention=convention)
     counts = [0] * 10
     for value in values:
         counts[value] += 1

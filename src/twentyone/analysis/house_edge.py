@@ -33,11 +33,13 @@ class Analysis:
     upcard_probability: dict[str, float]
     basic_strategy_ev: float
     insurance_ev: float | None
+    split_strategy: str = "cdz-"  # the convention of ``ev`` and ``ev_by_upcard``
 
     def to_json(self) -> dict[str, Any]:
         """The ``analyze --json`` shape (without the timing, which the caller measures)."""
         return {
             "rules": self.rules.to_json(),
+            "split_strategy": self.split_strategy,
             "ev": self.ev,
             "ev_by_upcard": dict(self.ev_by_upcard),
             "basic_strategy_ev": self.basic_strategy_ev,
@@ -46,16 +48,18 @@ class Analysis:
 
 
 @functools.lru_cache(maxsize=32)
-def optimal_by_upcard(rules: Rules) -> dict[int, float]:
-    """The player's EV given each up card (index 0 = ace), optimal CD play, CDZ- splits."""
-    setup = prepare(rules)
+def optimal_by_upcard(rules: Rules, convention: str = "cdz-") -> dict[int, float]:
+    """The player's EV given each up card (index 0 = ace), optimal CD play, splits played by
+    ``convention`` (``"cdz-"`` or ``"cdp1"``)."""
+    setup = prepare(rules, convention=convention)
     return {up: analyze_upcard(setup, up).ev for up in range(10)}
 
 
-def expected_return(rules: Rules) -> float:
+def expected_return(rules: Rules, convention: str = "cdz-") -> float:
     """The player's EV per initial bet under optimal composition-dependent play."""
-    setup = prepare(rules)
-    return sum(setup.card_probability(up) * ev for up, ev in optimal_by_upcard(rules).items())
+    setup = prepare(rules, convention=convention)
+    by_upcard = optimal_by_upcard(rules, convention)
+    return sum(setup.card_probability(up) * ev for up, ev in by_upcard.items())
 
 
 def basic_strategy_ev(rules: Rules) -> float:
@@ -89,13 +93,15 @@ def insurance_value(unseen: Sequence[int]) -> float:
     return 3.0 * counts[TEN] / sum(counts) - 1.0
 
 
-def analyze(rules: Rules) -> Analysis:
-    """Everything ``twentyone analyze`` shows."""
-    setup = prepare(rules)
-    by_upcard = optimal_by_upcard(rules)
+def analyze(rules: Rules, convention: str = "cdz-") -> Analysis:
+    """Everything ``twentyone analyze`` shows; ``convention``: how split hands are played in
+    the optimal EV (the basic strategy plays them by its chart)."""
+    setup = prepare(rules, convention=convention)
+    by_upcard = optimal_by_upcard(rules, convention)
     return Analysis(
         rules=rules,
-        ev=expected_return(rules),
+        split_strategy=convention,
+        ev=expected_return(rules, convention),
         ev_by_upcard={LABELS[up]: by_upcard[up] for up in UPCARD_ORDER},
         upcard_probability={LABELS[up]: setup.card_probability(up) for up in UPCARD_ORDER},
         basic_strategy_ev=basic_strategy_ev(rules),

@@ -373,3 +373,164 @@ def bust_chances(shoe, infinite, counts, total, child, order, shift, strategy, n
                 chance += draw * bust[grown]
         bust[hand] = chance
     return bust
+
+
+@njit(cache=True)
+def bust_orderings(child, total, order, strategy, ways):  # type: ignore[no-untyped-def]
+    """Valid draw orderings of every way a hand busts, grouped by (hand, busting value).
+
+    ``ways[h]``: orderings reaching hand ``h`` (set on the starting hands; filled in for the
+    rest, parents first). A hand whose ``strategy`` is HIT draws until it stands or busts, a
+    DOUBLE hand draws one card; every other hand stands. Returns ``bust[h, v]``: the orderings
+    in which hand ``h`` draws ``v`` and busts.
+    """
+    hands = len(order)
+    bust = np.zeros((hands, 10))
+    for position in range(hands - 1, -1, -1):
+        hand = order[position]
+        rule = strategy[hand]
+        if ways[hand] == 0.0 or total[hand] == 21 or (rule != HIT and rule != DOUBLE):
+            continue
+        for value in range(10):
+            grown = child[hand, value]
+            if grown == -1:
+                bust[hand, value] += ways[hand]
+            elif grown >= 0 and rule == HIT:
+                ways[grown] += ways[hand]
+    return bust
+
+
+@njit(cache=True)
+def _falling_rows(shoe, shift, state, max_count, max_size, factors, inverse):  # type: ignore[no-untyped-def]
+    """Falling factorials of the shoe ``shoe - shift - state``: ``factors[v, k]`` =
+    (left_v)_k and ``inverse[k]`` = 1 / (left)_k; False if the shoe is short of cards."""
+    left_total = 0.0
+    for value in range(10):
+        left = shoe[value] - shift[value] - state[value]
+        if left < 0:
+            return False
+        left_total += left
+        product = 1.0
+        factors[value, 0] = 1.0
+        for drawn in range(1, max_count[value] + 1):
+            product *= max(left - (drawn - 1), 0.0)
+            factors[value, drawn] = product
+    product = 1.0
+    inverse[0] = 1.0
+    for drawn in range(1, max_size + 1):
+        product *= left_total - (drawn - 1)
+        inverse[drawn] = 1.0 / product if product > 0 else 0.0
+    return True
+
+
+@njit(cache=True)
+def composition_sum(shoe, shift, states, masses, entries, orderings):  # type: ignore[no-untyped-def]
+    """sum_s masses[s] * sum_e orderings[e] * P(the next cards are entry e's, in one given
+    order | shoe - shift - states[s]): the chance of one more table event after each state."""
+    max_count = np.zeros(10, dtype=np.int64)
+    max_size = 0
+    for entry in range(len(orderings)):
+        size = 0
+        for value in range(10):
+            max_count[value] = max(max_count[value], entries[entry, value])
+            size += entries[entry, value]
+        max_size = max(max_size, size)
+    factors = np.ones((10, max(max_count.max(), 1) + 1))
+    inverse = np.ones(max_size + 1)
+    result = 0.0
+    for slot in range(len(masses)):
+        if masses[slot] == 0.0:
+            continue
+        if not _falling_rows(shoe, shift, states[slot], max_count, max_size, factors, inverse):
+            continue
+        chance = 0.0
+        for entry in range(len(orderings)):
+            size = 0
+            term = orderings[entry]
+            for value in range(10):
+                count = entries[entry, value]
+                if count:
+                    term *= factors[value, count]
+                    size += count
+            chance += term * inverse[size]
+        result += masses[slot] * chance
+    return result
+
+
+@njit(cache=True)
+def expand_compositions(shoe, shift, states, masses, entries, orderings, radix):  # type: ignore[no-untyped-def]
+    """The states after one more table event: every ``states[s] + entries[e]`` with mass
+    ``masses[s] * orderings[e] * P(entry e's cards in one order | shoe - shift - states[s])``,
+    equal compositions merged (an open-addressing hash on the mixed-radix code of a
+    composition; ``radix[v]`` exceeds every count of value ``v`` that can occur).
+    Returns (compositions, masses)."""
+    max_count = np.zeros(10, dtype=np.int64)
+    max_size = 0
+    for entry in range(len(orderings)):
+        size = 0
+        for value in range(10):
+            max_count[value] = max(max_count[value], entries[entry, value])
+            size += entries[entry, value]
+        max_size = max(max_size, size)
+    weight = np.ones(10, dtype=np.int64)
+    for value in range(1, 10):
+        weight[value] = weight[value - 1] * radix[value - 1]
+    entry_keys = np.zeros(len(orderings), dtype=np.int64)
+    for entry in range(len(orderings)):
+        for value in range(10):
+            entry_keys[entry] += entries[entry, value] * weight[value]
+    capacity = 1024
+    while capacity < 4 * len(masses):
+        capacity *= 2
+    keys = np.full(capacity, -1, dtype=np.int64)
+    found = np.zeros(capacity)
+    used = 0
+    factors = np.ones((10, max(max_count.max(), 1) + 1))
+    inverse = np.ones(max_size + 1)
+    for slot in range(len(masses)):
+        if masses[slot] == 0.0:
+            continue
+        if not _falling_rows(shoe, shift, states[slot], max_count, max_size, factors, inverse):
+            continue
+        state_key = 0
+        for value in range(10):
+            state_key += states[slot, value] * weight[value]
+        for entry in range(len(orderings)):
+            size = 0
+            term = orderings[entry] * masses[slot]
+            for value in range(10):
+                count = entries[entry, value]
+                if count:
+                    term *= factors[value, count]
+                    size += count
+            term *= inverse[size]
+            if term == 0.0:
+                continue
+            key = state_key + entry_keys[entry]
+            if 2 * (used + 1) > capacity:  # keep the table at most half full
+                old_keys, old_found = keys, found
+                capacity *= 2
+                keys = np.full(capacity, -1, dtype=np.int64)
+                found = np.zeros(capacity)
+                for old in range(len(old_keys)):
+                    if old_keys[old] >= 0:
+                        place = (old_keys[old] * 0x5851F42D4C957F2D) & (capacity - 1)
+                        while keys[place] >= 0:
+                            place = (place + 1) & (capacity - 1)
+                        keys[place] = old_keys[old]
+                        found[place] = old_found[old]
+            place = (key * 0x5851F42D4C957F2D) & (capacity - 1)
+            while keys[place] >= 0 and keys[place] != key:
+                place = (place + 1) & (capacity - 1)
+            if keys[place] < 0:
+                keys[place] = key
+                used += 1
+            found[place] += term
+    occupied = np.flatnonzero(keys >= 0)
+    compositions = np.empty((len(occupied), 10), dtype=np.int64)
+    for row in range(len(occupied)):
+        key = keys[occupied[row]]
+        for value in range(10):
+            compositions[row, value] = key % radix[value]
+            key //= radix[value]
+    return compositions, found[occupied]

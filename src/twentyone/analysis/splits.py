@@ -64,11 +64,7 @@ def split_shape(
                 _add(shape.any_card, pairs, probability * waiting, zero)
                 _add(shape.any_card_after, (pairs, non_pairs), probability * waiting, zero)
                 continue
-            if others is None:
-                pair_probability = pair_cards
-            else:
-                left = pair_cards + others - pairs - non_pairs
-                pair_probability = (pair_cards - pairs) / left if left > 0 else zero
+            pair_probability = _pair_chance(pair_cards, others, pairs, non_pairs)
             if pair_probability > 0:
                 key = (pairs + 1, non_pairs)
                 mass[key] = mass.get(key, zero) + probability * pair_probability
@@ -99,7 +95,8 @@ def all_hands_chance(
     hand whose second card is a known non-pair card, of one whose second card is any card),
     ``K`` pair cards and ``N`` non-pair cards having been drawn before it. With each hand's
     bust chance this is P(every split hand busts) when the hands bust independently given
-    the split's shape (the same walk as :func:`split_shape`; arguments as there).
+    the split's shape, as on the infinite shoe (finite shoes: :mod:`split_busts`; the same
+    walk as :func:`split_shape`; arguments as there).
 
     >>> all_hands_chance(2, True, Fraction(1, 4), None, lambda k, n: (Fraction(1, 2), Fraction(2, 5)))
     Fraction(4, 25)
@@ -118,11 +115,7 @@ def all_hands_chance(
             if 2 + pairs >= limit:
                 result += probability * any_chance**waiting
                 continue
-            if others is None:
-                pair_probability = pair_cards
-            else:
-                left = pair_cards + others - pairs - non_pairs
-                pair_probability = (pair_cards - pairs) / left if left > 0 else zero
+            pair_probability = _pair_chance(pair_cards, others, pairs, non_pairs)
             if pair_probability > 0:
                 key = (pairs + 1, non_pairs)
                 mass[key] = mass.get(key, zero) + probability * pair_probability
@@ -132,6 +125,16 @@ def all_hands_chance(
                 mass[key] = mass.get(key, zero) + share
     # What is left are the states where every hand has finished.
     return result + sum(mass.values(), zero)
+
+
+def _pair_chance(pair_cards: Number, others: Number | None, pairs: int, non_pairs: int) -> Number:
+    """P(the next relevant second card is a pair card) once ``pairs`` pair cards and
+    ``non_pairs`` other cards have been drawn (``others=None``: infinite shoe, ``pair_cards``
+    is the probability)."""
+    if others is None:
+        return pair_cards
+    left = pair_cards + others - pairs - non_pairs
+    return (pair_cards - pairs) / left if left > 0 else pair_cards * 0
 
 
 def _add(table: dict[Key, Number], key: Key, amount: Number, zero: Number) -> None:

@@ -198,13 +198,16 @@ def basic_strategy_analysis(rules: Rules) -> BasicStrategyAnalysis:
             if hand.first != hand.second or not can_split(rules, hand.first):
                 continue
             strategy = _split_strategy(column, provisional, hand.first)
-            split = split_value(column.context, hand.first, strategy)
+            values = column.option_values(hand)
+            values["split"] = float("-inf")  # the provisional chart never splits
+            current = _resolved_value(provisional, column, hand, values)
+            # Unpeeked, a split's round value is its value: one proven worth no more than
+            # `current` is never used, so a bound is enough for it (see `split_value`).
+            split = split_value(column.context, hand.first, strategy, below=current)
             if split != split:
                 continue
             split_values[(up, hand.first)] = split
-            values = column.option_values(hand)
             values["split"] = round_value(column.context, hand, split, early_surrender=False)
-            current = _resolved_value(provisional, column, hand, values)
             surrender = values.get("surrender")
             if surrender is not None and surrender > max(values["split"], current):
                 if values["split"] > current:

@@ -38,16 +38,24 @@ def dealer_command(rules: dict[str, Any], no_blackjack: bool, as_json: bool) -> 
 @click.option(
     "--exact", is_flag=True, help="Also give the EV as an exact fraction (infinite shoe only)."
 )
+@click.option(
+    "--split-strategy",
+    "split_strategy",
+    default="cdz-",
+    show_default=True,
+    help="How split hands are played: cdz- (as outside a split), cdp1 (re-optimised for the "
+    "shoe after the split). The same on an infinite shoe.",
+)
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 @reports_bad_input
-def analyze_command(rules: dict[str, Any], exact: bool, as_json: bool) -> None:
+def analyze_command(rules: dict[str, Any], exact: bool, split_strategy: str, as_json: bool) -> None:
     """Exact analysis: EV under optimal play, by up card, and under basic strategy."""
     from twentyone.analysis.exact import exact_expected_return
     from twentyone.analysis.house_edge import analyze
 
     game = build_rules(rules)
     started = time.perf_counter()
-    result = analyze(game)
+    result = analyze(game, split_strategy)
     fraction = exact_expected_return(game) if exact else None
     seconds = time.perf_counter() - started
     if as_json:
@@ -57,7 +65,9 @@ def analyze_command(rules: dict[str, Any], exact: bool, as_json: bool) -> None:
             out["ev_exact"] = f"{fraction.numerator}/{fraction.denominator}"
         click.echo(json.dumps(out))
         return
-    click.echo(f"EV, optimal composition-dependent play: {result.ev:+.6%}")
+    click.echo(
+        f"EV, optimal composition-dependent play: {result.ev:+.6%} ({split_strategy} splits)"
+    )
     if fraction is not None:
         click.echo(f"  exactly {fraction.numerator}/{fraction.denominator}")
     click.echo(f"EV, basic strategy:                     {result.basic_strategy_ev:+.6%}")
