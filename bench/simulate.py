@@ -1,9 +1,13 @@
 """Benchmark of the Monte Carlo kernels: rounds and hands per second, one core and all cores.
 
 Prints one JSON object. For the casino and online presets (6 decks, basic strategy, every rule
-of the preset, shuffles included) it measures one worker and all workers; then the startup of a
-fresh process with the kernels cached; then (``--accuracy-rounds``) the self-check of the spec:
-a continuous-shuffle run of each preset against the exact basic-strategy EV, in standard errors.
+of the preset, shuffles included) it measures one worker, then the same total rounds with one
+worker and with all workers (the scaling ratio); for the casino table also the general table
+kernel with 1, 3 and 7 boxes (rounds, box-rounds and hands per second) and composition-dependent
+play; then the startup of a fresh process with the kernels cached; then
+(``--accuracy-rounds``) the self-check of the spec: a continuous-shuffle run of each preset
+against the exact basic-strategy EV, and of CD play against the exact optimal-CD EV, in
+standard errors.
 
     python bench/simulate.py                       # defaults: 10M rounds, 3 repeats
     python bench/simulate.py --accuracy-rounds 100000000
@@ -29,8 +33,17 @@ from typing import Any
 
 from twentyone.presets import CASINO, ONLINE
 from twentyone.rules import Rules, Shuffle
+from twentyone.simulation import kernels
+from twentyone.simulation.cd import cd_strategy
 from twentyone.simulation.charts import default_chart
-from twentyone.simulation.runner import SimulationConfig, default_workers, simulate, warm_up
+from twentyone.simulation.runner import (
+    KernelInputs,
+    SimulationConfig,
+    default_workers,
+    run_chunk,
+    simulate,
+    warm_up,
+)
 
 
 def cpu_seconds() -> float:
@@ -71,6 +84,57 @@ def one_core(config: SimulationConfig, rounds: int, seed: int, repeat: int) -> d
     return {"rounds": rounds, "median": summary, "runs": runs}
 
 
+def kernel_speed(config: SimulationConfig, rounds: int, seed: int, table: bool) -> dict[str, Any]:
+    """One chunk in this process: CPU time of the one-box kernel or of the table kernel."""
+    inputs = KernelInputs.from_config(config)
+    started = time.process_time()
+    stats = run_chunk(inputs, seed, 0, rounds, table=table)
+    cpu = time.process_time() - started
+    return {
+        "kernel": "table" if table else "one-box",
+        "boxes": config.boxes,
+        "rounds": rounds,
+        "cpu_seconds": cpu,
+        "cpu_rounds_per_second": rounds / cpu,
+        "cpu_box_rounds_per_second": int(stats[kernels.ST_BOXES]) / cpu,
+        "cpu_hands_per_second": int(stats[kernels.ST_HANDS]) / cpu,
+    }
+
+
+def table_speeds(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
+    """Casino table: the one-box kernel and the table kernel with 1 box alternately (the cost of
+    the general loop, same seeds, same totals), then 3 and 7 boxes, then CD play."""
+    chart, source = default_chart(CASINO)
+    one = SimulationConfig(CASINO, chart, source)
+    runs: dict[str, list[dict[str, Any]]] = {"one-box kernel": [], "table kernel, 1 box": []}
+    for index in range(repeat):
+        runs["one-box kernel"].append(kernel_speed(one, rounds, seed + index, table=False))
+        runs["table kernel, 1 box"].append(kernel_speed(one, rounds, seed + index, table=True))
+    for boxes in (3, 7):
+        config = SimulationConfig(CASINO, chart, source, boxes=boxes)
+        runs[f"{boxes} boxes"] = [
+            kernel_speed(config, rounds, seed + index, table=True) for index in range(repeat)
+        ]
+    cd = SimulationConfig(CASINO, chart, source, cd=cd_strategy(CASINO))
+    runs["CD play, 1 box"] = [
+        kernel_speed(cd, rounds, seed + index, table=True) for index in range(repeat)
+    ]
+    return {
+        name: {
+            "median": {
+                key: statistics.median(run[key] for run in measured)
+                for key in (
+                    "cpu_rounds_per_second",
+                    "cpu_box_rounds_per_second",
+                    "cpu_hands_per_second",
+                )
+            },
+            "runs": measured,
+        }
+        for name, measured in runs.items()
+    }
+
+
 def startup_seconds() -> float:
     """A fresh interpreter importing the simulator and loading the cached kernels."""
     code = "from twentyone.simulation.runner import warm_up; warm_up()"
@@ -79,13 +143,18 @@ def startup_seconds() -> float:
     return time.perf_counter() - started
 
 
-def accuracy(rules: Rules, rounds: int, seed: int, workers: int) -> dict[str, Any]:
-    from twentyone.analysis.house_edge import basic_strategy_ev
+def accuracy(rules: Rules, rounds: int, seed: int, workers: int, cd: bool) -> dict[str, Any]:
+    from twentyone.analysis.house_edge import basic_strategy_ev, expected_return
     from twentyone.analysis.strategy import basic_strategy
 
     continuous = rules.replace(shuffle=Shuffle.CONTINUOUS)
-    exact = basic_strategy_ev(continuous)
-    config = SimulationConfig(continuous, basic_strategy(continuous), "basic strategy")
+    exact = expected_return(continuous) if cd else basic_strategy_ev(continuous)
+    config = SimulationConfig(
+        continuous,
+        basic_strategy(continuous),
+        "basic strategy",
+        cd=cd_strategy(continuous) if cd else None,
+    )
     result = simulate(config, rounds, seed, workers=workers)
     return {
         "rounds": rounds,
@@ -102,13 +171,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10_000_000, help="rounds on one core")
     parser.add_argument("--repeat", type=int, default=3, help="one-core measurements")
-    parser.add_argument("--all-core-rounds", type=int, help="default: rounds x workers")
+    parser.add_argument(
+        "--all-core-rounds", type=int, help="rounds of the scaling runs (default: rounds x workers)"
+    )
+    parser.add_argument("--table-rounds", type=int, default=2_000_000, help="0: skip the table")
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--accuracy-rounds", type=int, default=0)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
 
-    warm_up()
+    warm_up(table=True)
     out: dict[str, Any] = {
         "machine": {
             "processor": platform.processor() or platform.machine(),
@@ -127,18 +199,26 @@ def main() -> None:
             "rules": {"decks": rules.decks, "shuffle": rules.shuffle.value},
             "strategy": source,
             "one_core": one_core(config, args.rounds, args.seed, args.repeat),
+            # The same total rounds with one worker and with all workers, back to back.
+            "one_worker": measure(config, all_rounds, args.seed, 1),
             "all_cores": measure(config, all_rounds, args.seed, args.workers),
         }
-        single = out["presets"][name]["one_core"]["median"]["rounds_per_second"]
+        single = out["presets"][name]["one_worker"]["rounds_per_second"]
         multi = out["presets"][name]["all_cores"]["rounds_per_second"]
-        # Wall-clock speed of all workers over one worker's: near the worker count on an idle
-        # machine, less where other jobs hold the cores.
+        # Wall-clock speed of all workers over one worker's on the same rounds: near the worker
+        # count on an idle machine, less where other jobs hold the cores.
         out["presets"][name]["scaling"] = multi / single
+    out["load_average_after_presets"] = os.getloadavg()
+    if args.table_rounds:
+        out["casino_table"] = table_speeds(args.table_rounds, args.seed, args.repeat)
     out["startup_seconds_cached"] = startup_seconds()
     if args.accuracy_rounds:
         out["accuracy"] = {
-            name: accuracy(rules, args.accuracy_rounds, args.seed, args.workers)
+            f"{name}{' cd' if cd else ''}": accuracy(
+                rules, args.accuracy_rounds, args.seed, args.workers, cd
+            )
             for name, rules in (("casino", CASINO), ("online", ONLINE))
+            for cd in (False, True)
         }
     print(json.dumps(out, indent=2))
 

@@ -75,6 +75,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         ("--seed", "-1"),
         ("--count", "hi-lo", "--bankroll", "0"),
         ("--insure-at", "2"),
+        ("--preset", "casino", "--boxes", "8"),
+        ("--preset", "casino", "--boxes", "0"),
+        ("--preset", "online", "--boxes", "2"),
+        ("--strategy", "cd", "--count", "hi-lo", "--indices", "hi-lo-i18-fab4"),
+        ("--strategy", "nope"),
     ]
     for args in cases:
         code, out, err = run("--workers", "1", "--rounds", "10", *args)
@@ -101,3 +106,18 @@ def test_long_runs_on_a_terminal_show_a_progress_bar(monkeypatch: pytest.MonkeyP
     result = command._run(config, rounds=5000, seed=1, workers=1)
     assert result.rounds == 5000
     assert "simulating" in terminal.getvalue()
+
+
+def test_boxes_and_cd_strategy() -> None:
+    code, out, err = run(
+        "--preset", "casino", "--boxes", "3", "--strategy", "cd", "--rounds", "20000",
+        "--seed", "2", "--workers", "1", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["boxes"] == 3 and data["rounds"] == 20_000
+    assert data["strategy"].startswith("composition-dependent")
+    assert data["sd"] > data["sd_per_box"] > 1
+    code, out, err = run("--preset", "casino", "--boxes", "2", "--rounds", "5000", "--seed", "1")
+    assert code == 0, err
+    assert "boxes: 2" in out and "SD per box" in out

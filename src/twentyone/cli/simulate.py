@@ -38,6 +38,20 @@ def _is_file(name: str) -> bool:
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
 @click.option("--chart", "chart_file", help="Strategy chart JSON (default: basic strategy).")
 @click.option(
+    "--strategy",
+    "strategy_kind",
+    default="chart",
+    show_default=True,
+    help="chart: play a chart by totals; cd: the best move for each hand composition.",
+)
+@click.option(
+    "--boxes",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Boxes played each round, each with the same bet (1 to the table's max_boxes).",
+)
+@click.option(
     "--count", "count_name", help="Counting system: a name (hi-lo, ko, ...) or a JSON file."
 )
 @click.option("--indices", help="Index plays: a set name (hi-lo-i18-fab4) or a JSON file.")
@@ -52,6 +66,8 @@ def simulate(
     seed: int | None,
     workers: int | None,
     chart_file: str | None,
+    strategy_kind: str,
+    boxes: int,
     count_name: str | None,
     indices: str | None,
     spread: str | None,
@@ -89,7 +105,22 @@ def simulate(
     ramp = BetRamp.parse(spread) if spread else None
     if bankroll is not None and bankroll <= 0:
         raise SimulationError(f"bankroll must be positive, got {bankroll}")
-    config = SimulationConfig.for_rules(game, chart, system, index_plays, ramp)
+    if not 1 <= boxes <= game.max_boxes:
+        # Checked before any strategy is computed (the config checks it again).
+        raise SimulationError(
+            f"--boxes must be 1 to {game.max_boxes} (the table's max_boxes), got {boxes}"
+        )
+    if strategy_kind not in ("chart", "cd"):
+        # Checked here rather than by click.Choice: bad input is one line on stderr.
+        raise SimulationError(f"--strategy must be chart or cd, got {strategy_kind!r}")
+    cd = None
+    if strategy_kind == "cd":
+        if index_plays is not None:
+            raise CountingDataError("--strategy cd takes no index plays (--indices)")
+        from twentyone.simulation.cd import cd_strategy
+
+        cd = cd_strategy(game)
+    config = SimulationConfig.for_rules(game, chart, system, index_plays, ramp, boxes, cd)
     if insure_at is not None:
         if system is None:
             raise CountingDataError("--insure-at needs a counting system (--count)")
@@ -101,6 +132,8 @@ def simulate(
             config.indices,
             config.ramp,
             insure_at,
+            config.boxes,
+            config.cd,
         )
     if seed is None:
         seed = secrets.randbits(64)
@@ -109,7 +142,7 @@ def simulate(
 
     result = _run(config, rounds, seed, workers)
     out = result.to_json(bankroll)
-    out["strategy"] = config.chart_source
+    out["strategy"] = config.chart_source if cd is None else cd.source
     if system is not None:
         out["count"] = {
             "system": system.name,
@@ -164,11 +197,13 @@ def _print_report(out: dict[str, Any]) -> None:
         )
     echo(
         f"rounds: {out['rounds']:,}  hands: {out['hands']:,}  seed: {out['seed']}  "
-        f"workers: {out['workers']}"
+        f"workers: {out['workers']}  boxes: {out['boxes']}"
     )
     echo(f"EV per initial bet:   {out['ev']:+.4%} ± {out['se']:.4%} (1 standard error)")
     echo(f"SD per round:         {out['sd']:.4f} units")
-    echo(f"mean initial bet:     {out['mean_bet']:.4f} units")
+    if out["boxes"] > 1:
+        echo(f"SD per box:           {out['sd_per_box']:.4f} units")
+    echo(f"mean initial bet:     {out['mean_bet']:.4f} units per box")
     echo(f"win per 100 rounds:   {out['win_per_100_rounds']:+.3f} units")
     if "risk_of_ruin" in out:
         echo(f"risk of ruin ({out['bankroll']:g} units): {out['risk_of_ruin']:.4%}")

@@ -1,4 +1,4 @@
-"""Compiled (numba) kernels that play whole house-banked rounds, one box against the dealer.
+"""Compiled (numba) kernels that play whole house-banked rounds: one box, or a table of boxes.
 
 Everything here works on small integer arrays so that numba can compile it; the typed Python
 API around it lives in :mod:`twentyone.simulation.encoding` (rules and charts to arrays) and
@@ -122,7 +122,9 @@ ST_SURRENDERS = 14
 ST_INSURANCES = 15
 ST_BUSTS = 16  # hands
 ST_SHUFFLES = 17
-ST_SIZE = 18
+ST_BOXES = 18  # box-rounds: rounds times boxes
+ST_BOX_NET2 = 19  # sum over boxes of each box's net squared (ticks squared)
+ST_SIZE = 20
 
 # ---- shoe state slots (int64 array) ----
 SS_POS = 0
@@ -141,7 +143,16 @@ HW_ACE = 4
 HW_STAKE = 5  # ticks
 HW_STATUS = 6
 HW_FROM_SPLIT = 7
-HW_SIZE = 8
+HW_NODE = 8  # composition node (composition-dependent play; table kernel only)
+HW_SIZE = 9
+
+# ---- box workspace rows (int64 array [BW_SIZE, boxes]; table kernel only) ----
+BW_HANDS = 0  # hands the box holds (1 + its splits)
+BW_BLACKJACK = 1
+BW_EARLY = 2  # surrendered early, before the peek
+BW_INSURANCE = 3  # ticks
+BW_NET = 4  # the box's net of the last round, ticks (read by the trace)
+BW_SIZE = 5
 
 STATUS_LIVE = 0
 STATUS_STOOD = 1
@@ -660,7 +671,7 @@ def play_round(
             if move == DECISION_SPLIT:
                 stats[ST_SPLITS] += 1
                 for j in range(hand_count, h + 1, -1):
-                    for row in range(HW_SIZE):
+                    for row in range(HW_NODE):  # the one-box kernel keeps no node
                         hw[row, j] = hw[row, j - 1]
                 hand_count += 1
                 rank = hw[HW_RANK1, h]
@@ -822,6 +833,537 @@ def simulate_rounds(
             ramp_units,
             insurance_threshold,
             hw,
+            stats,
+            trace,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# The table kernel: 1 to 7 boxes, and composition-dependent play. The one-box kernel above stays
+# as it is and runs whenever a simulation has one box and plays a chart: its speed is the
+# benchmark's target, and this general loop, played with one box, is about 16% slower (loops
+# over boxes, per-box state in memory, the composition node kept for every card).
+
+
+@helper
+def start_table_hand(
+    hw: Array, h: int, card: int, stake: int, from_split: int, cd_child: Array
+) -> Any:
+    start_hand(hw, h, card, stake, from_split)
+    hw[HW_NODE, h] = cd_child[0, min(card, 10)]
+
+
+@helper
+def add_table_card(hw: Array, h: int, card: int, cd_child: Array) -> Any:
+    add_card(hw, h, card)
+    hw[HW_NODE, h] = cd_child[hw[HW_NODE, h], min(card, 10)]
+
+
+@helper
+def hand_code(
+    cd: bool,
+    cd_codes: Array,
+    hw: Array,
+    h: int,
+    base_codes: Array,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    indexed: bool,
+    up: int,
+    key: float,
+) -> Any:
+    """The chart code of hand ``h`` outside the pair table: by its composition (CD play) or by
+    its total."""
+    if cd:
+        return np.int64(cd_codes[hw[HW_NODE, h], up])
+    hard = hw[HW_HARD, h]
+    total = best_total(hard, hw[HW_ACE, h])
+    return total_code(base_codes, codes, thresholds, counts, indexed, hard, total, up, key)
+
+
+@helper
+def finish_box(stats: Array, bw: Array, b: int, net: Integer) -> Any:
+    bw[BW_NET, b] = net
+    stats[ST_BOXES] += 1
+    stats[ST_BOX_NET2] += net * net
+    stats[ST_WINS] += net > 0
+    stats[ST_PUSHES] += net == 0
+    stats[ST_LOSSES] += net < 0
+
+
+@helper
+def finish_table_round(stats: Array, net: Integer, bet: Integer, hands: int) -> Any:
+    stats[ST_ROUNDS] += 1
+    stats[ST_NET] += net
+    stats[ST_NET2] += net * net
+    stats[ST_BET] += bet
+    stats[ST_BET2] += bet * bet
+    stats[ST_NET_BET] += net * bet
+    stats[ST_HANDS] += hands
+    return net
+
+
+@helper
+def play_table_round(
+    rp: Array,
+    boxes: int,
+    shoe: Array,
+    ss: Array,
+    rng: Array,
+    base_codes: Array,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    indexed: bool,
+    cd: bool,
+    cd_child: Array,
+    cd_codes: Array,
+    tags: Array,
+    ramp_thresholds: Array,
+    ramp_units: Array,
+    insurance_threshold: float,
+    hw: Array,
+    bw: Array,
+    stats: Array,
+    trace: Array,
+) -> Any:
+    """Play one round at a table of ``boxes`` boxes, each with the same bet and strategy.
+
+    Deal in table order: one card to each box left to right, the up card, the second cards,
+    then the hole card where the dealer has one. Box ``b`` keeps its hands in the columns
+    ``b * max_hands ...`` of ``hw``. Returns the table's net in ticks; each box's net is left in
+    ``bw[BW_NET]``. With one box and ``cd`` off it plays exactly as :func:`play_round`.
+    """
+    mode = rp[RP_SHUFFLE]
+    initial_count = rp[RP_INITIAL_COUNT]
+    count_mode = rp[RP_COUNT_MODE]
+    peek = rp[RP_PEEK]
+    surrender_rule = rp[RP_SURRENDER]
+    max_hands = rp[RP_MAX_HANDS]
+    split_by = rp[RP_SPLIT_BY]
+    das = rp[RP_DAS]
+    double_rule = rp[RP_DOUBLE]
+    resplit_aces = rp[RP_RESPLIT_ACES]
+    hit_split_aces = rp[RP_HIT_SPLIT_ACES]
+    ties_lose = rp[RP_TIES]
+    tie_loses = ties_lose == 1
+    shoe_size = shoe.shape[0]
+    has_hole = peek != PEEK_NONE
+    surrender_in_play = surrender_rule == SURRENDER_LATE or (
+        surrender_rule == SURRENDER_EARLY and not has_hole
+    )
+    if mode in (SHUFFLE_EVERY_ROUND, SHUFFLE_CONTINUOUS):
+        if mode == SHUFFLE_EVERY_ROUND:
+            stats[ST_SHUFFLES] += 1
+        ss[SS_POS] = 0
+        ss[SS_SEEN] = 0
+        ss[SS_RUNNING] = initial_count
+    elif mode == SHUFFLE_CUT_CARD and ss[SS_POS] >= rp[RP_CUT]:
+        ss[SS_POS] = 0
+        ss[SS_SEEN] = 0
+        ss[SS_RUNNING] = initial_count
+        stats[ST_SHUFFLES] += 1
+
+    bet = np.int64(1)
+    if ramp_thresholds.shape[0] > 0:
+        key = count_key(count_mode, ss, shoe_size)
+        for i in range(ramp_thresholds.shape[0]):
+            if key >= ramp_thresholds[i]:
+                bet = ramp_units[i]
+    unit = bet * (2 * rp[RP_BJ_DEN])
+
+    for b in range(boxes):
+        card = deal(mode, initial_count, shoe, ss, rng)
+        see(count_mode, ss, tags, card)
+        start_table_hand(hw, b * max_hands, card, unit, 0, cd_child)
+        bw[BW_HANDS, b] = 1
+        bw[BW_BLACKJACK, b] = 0
+        bw[BW_EARLY, b] = 0
+        bw[BW_INSURANCE, b] = 0
+    up = deal(mode, initial_count, shoe, ss, rng)
+    see(count_mode, ss, tags, up)
+    for b in range(boxes):
+        card = deal(mode, initial_count, shoe, ss, rng)
+        see(count_mode, ss, tags, card)
+        add_table_card(hw, b * max_hands, card, cd_child)
+    hole = 0
+    if has_hole:
+        hole = deal(mode, initial_count, shoe, ss, rng)
+    up_value = min(up, 10)
+
+    any_blackjack = False
+    for b in range(boxes):
+        h = b * max_hands
+        if hw[HW_HARD, h] == 11 and hw[HW_ACE, h] == 1:
+            bw[BW_BLACKJACK, b] = 1
+            hw[HW_STATUS, h] = STATUS_BLACKJACK
+            stats[ST_PLAYER_BLACKJACKS] += 1
+            any_blackjack = True
+
+    # Insurance, box by box; the count is the same for all of them (no card shows in between).
+    any_insurance = False
+    if up_value == 1 and rp[RP_INSURANCE] == 1:
+        insure = count_key(count_mode, ss, shoe_size) >= insurance_threshold
+        for b in range(boxes):
+            if insure:
+                bw[BW_INSURANCE, b] = unit // 2
+                stats[ST_INSURANCES] += 1
+                record(trace, ss, DECISION_INSURANCE)
+                any_insurance = True
+            else:
+                record(trace, ss, DECISION_NO_INSURANCE)
+
+    # Early surrender before the peek, box by box; boxes holding a natural are not asked.
+    if has_hole and surrender_rule == SURRENDER_EARLY:
+        key = count_key(count_mode, ss, shoe_size)
+        for b in range(boxes):
+            if bw[BW_BLACKJACK, b] == 1:
+                continue
+            h = b * max_hands
+            surrender = False
+            decided = False
+            rank1 = hw[HW_RANK1, h]
+            if max_hands > 1 and is_pair(split_by, rank1, hw[HW_RANK2, h]):
+                pair_code = lookup(
+                    base_codes,
+                    codes,
+                    thresholds,
+                    counts,
+                    indexed,
+                    TABLE_PAIR,
+                    min(rank1, 10),
+                    up_value,
+                    key,
+                )
+                if pair_code == CODE_P or (pair_code == CODE_PH and das == 1):
+                    decided = True
+                elif pair_code == CODE_RP:
+                    surrender = True
+                    decided = True
+            if not decided:
+                code = hand_code(
+                    cd,
+                    cd_codes,
+                    hw,
+                    h,
+                    base_codes,
+                    codes,
+                    thresholds,
+                    counts,
+                    indexed,
+                    up_value,
+                    key,
+                )
+                surrender = (code == CODE_RH) | (code == CODE_RS)
+            if surrender:
+                bw[BW_EARLY, b] = 1
+                hw[HW_STATUS, h] = STATUS_SURRENDERED
+                stats[ST_SURRENDERS] += 1
+                record(trace, ss, DECISION_SURRENDER)
+            else:
+                record(trace, ss, DECISION_NO_SURRENDER)
+
+    dealer_hard = up_value
+    dealer_ace = 1 if up_value == 1 else 0
+    dealer_blackjack = False
+    if has_hole:
+        hole_value = min(hole, 10)
+        dealer_blackjack = (up_value == 1 and hole_value == 10) or (
+            up_value == 10 and hole_value == 1
+        )
+        peeked = up_value == 1 or (up_value == 10 and peek == PEEK_ACE_TEN)
+        if peeked and dealer_blackjack:
+            see(count_mode, ss, tags, hole)
+            stats[ST_DEALER_BLACKJACKS] += 1
+            total_net = np.int64(0)
+            for b in range(boxes):
+                net = 2 * bw[BW_INSURANCE, b]
+                if bw[BW_EARLY, b] == 1:
+                    net -= unit // 2
+                elif bw[BW_BLACKJACK, b] == 0 or ties_lose == 1:
+                    net -= unit
+                finish_box(stats, bw, b, net)
+                total_net += net
+            return finish_table_round(stats, total_net, bet * boxes, boxes)
+
+    # The boxes play left to right; a split inserts the new hand right after its parent.
+    for b in range(boxes):
+        if bw[BW_BLACKJACK, b] == 1 or bw[BW_EARLY, b] == 1:
+            continue
+        first = b * max_hands
+        hand_count = 1
+        h = first
+        while h < first + hand_count:
+            while True:
+                cards = hw[HW_CARDS, h]
+                hard = hw[HW_HARD, h]
+                total = best_total(hard, hw[HW_ACE, h])
+                if total > 21:
+                    hw[HW_STATUS, h] = STATUS_BUST
+                    stats[ST_BUSTS] += 1
+                    break
+                two_cards = cards == 2
+                from_split = hw[HW_FROM_SPLIT, h] == 1
+                split_ace = from_split & (hw[HW_RANK1, h] == 1)
+                can_split = (
+                    two_cards
+                    & (hand_count < max_hands)
+                    & is_pair(split_by, hw[HW_RANK1, h], hw[HW_RANK2, h])
+                    & (not (split_ace & (resplit_aces == 0)))
+                )
+                locked = split_ace & (hit_split_aces == 0)
+                if (total == 21) | (locked & (not can_split)):
+                    hw[HW_STATUS, h] = STATUS_STOOD
+                    break
+                can_double = (
+                    two_cards
+                    & (not split_ace)
+                    & ((not from_split) | (das == 1))
+                    & can_double_total(double_rule, total)
+                )
+                can_surrender = two_cards & (hand_count == 1) & (not from_split) & surrender_in_play
+                key = count_key(count_mode, ss, shoe_size)
+                move = DECISION_HIT
+                decided = False
+                if can_split:
+                    pair_code = lookup(
+                        base_codes,
+                        codes,
+                        thresholds,
+                        counts,
+                        indexed,
+                        TABLE_PAIR,
+                        min(hw[HW_RANK1, h], 10),
+                        up_value,
+                        key,
+                    )
+                    if pair_code == CODE_P or (pair_code == CODE_PH and das == 1):
+                        move = DECISION_SPLIT
+                        decided = True
+                    elif pair_code == CODE_RP:
+                        move = DECISION_SURRENDER if can_surrender else DECISION_SPLIT
+                        decided = True
+                if not decided:
+                    if locked:
+                        move = DECISION_STAND
+                    else:
+                        code = hand_code(
+                            cd,
+                            cd_codes,
+                            hw,
+                            h,
+                            base_codes,
+                            codes,
+                            thresholds,
+                            counts,
+                            indexed,
+                            up_value,
+                            key,
+                        )
+                        move = MOVES[code, np.int64(can_double), np.int64(can_surrender)]
+                record(trace, ss, move)
+                if move == DECISION_STAND:
+                    hw[HW_STATUS, h] = STATUS_STOOD
+                    break
+                if move == DECISION_SURRENDER:
+                    hw[HW_STATUS, h] = STATUS_SURRENDERED
+                    stats[ST_SURRENDERS] += 1
+                    break
+                if move == DECISION_DOUBLE:
+                    hw[HW_STAKE, h] += unit
+                    stats[ST_DOUBLES] += 1
+                    card = deal(mode, initial_count, shoe, ss, rng)
+                    see(count_mode, ss, tags, card)
+                    add_table_card(hw, h, card, cd_child)
+                    if best_total(hw[HW_HARD, h], hw[HW_ACE, h]) > 21:
+                        hw[HW_STATUS, h] = STATUS_BUST
+                        stats[ST_BUSTS] += 1
+                    else:
+                        hw[HW_STATUS, h] = STATUS_STOOD
+                    break
+                if move == DECISION_SPLIT:
+                    stats[ST_SPLITS] += 1
+                    for j in range(first + hand_count, h + 1, -1):
+                        for row in range(HW_SIZE):
+                            hw[row, j] = hw[row, j - 1]
+                    hand_count += 1
+                    rank = hw[HW_RANK1, h]
+                    start_table_hand(hw, h, rank, unit, 1, cd_child)
+                    start_table_hand(hw, h + 1, rank, unit, 1, cd_child)
+                    card = deal(mode, initial_count, shoe, ss, rng)
+                    see(count_mode, ss, tags, card)
+                    add_table_card(hw, h, card, cd_child)
+                    card = deal(mode, initial_count, shoe, ss, rng)
+                    see(count_mode, ss, tags, card)
+                    add_table_card(hw, h + 1, card, cd_child)
+                    continue
+                card = deal(mode, initial_count, shoe, ss, rng)
+                see(count_mode, ss, tags, card)
+                add_table_card(hw, h, card, cd_child)
+            h += 1
+        bw[BW_HANDS, b] = hand_count
+
+    # Which bets, over the whole table, still depend on the dealer's cards.
+    any_live = False
+    any_late_surrender = False
+    all_hands = 0
+    for b in range(boxes):
+        first = b * max_hands
+        all_hands += bw[BW_HANDS, b]
+        for i in range(first, first + bw[BW_HANDS, b]):
+            status = hw[HW_STATUS, i]
+            if status == STATUS_STOOD:
+                any_live = True
+            elif status == STATUS_SURRENDERED and surrender_rule == SURRENDER_LATE:
+                any_late_surrender = True
+
+    if has_hole:
+        see(count_mode, ss, tags, hole)
+        dealer_hard += min(hole, 10)
+        if min(hole, 10) == 1:
+            dealer_ace = 1
+    elif any_live or any_late_surrender or any_blackjack or any_insurance:
+        hole = deal(mode, initial_count, shoe, ss, rng)
+        see(count_mode, ss, tags, hole)
+        hole_value = min(hole, 10)
+        dealer_hard += hole_value
+        if hole_value == 1:
+            dealer_ace = 1
+        dealer_blackjack = dealer_hard == 11 and dealer_ace == 1
+    if dealer_blackjack:
+        stats[ST_DEALER_BLACKJACKS] += 1
+    elif any_live:
+        hits_soft_17 = rp[RP_H17] == 1
+        while True:
+            dealer_total = best_total(dealer_hard, dealer_ace)
+            soft_17 = (dealer_total == 17) & (dealer_total != dealer_hard)
+            if (dealer_total > 17) | ((dealer_total == 17) & (not (hits_soft_17 & soft_17))):
+                break
+            card = deal(mode, initial_count, shoe, ss, rng)
+            see(count_mode, ss, tags, card)
+            dealer_hard += min(card, 10)
+            if min(card, 10) == 1:
+                dealer_ace = 1
+    dealer_total = best_total(dealer_hard, dealer_ace)
+
+    total_net = np.int64(0)
+    for b in range(boxes):
+        first = b * max_hands
+        last = first + bw[BW_HANDS, b]
+        insurance = bw[BW_INSURANCE, b]
+        net = -insurance
+        if dealer_blackjack:
+            net = 2 * insurance
+        if dealer_blackjack and rp[RP_ENHC_LOSES] == LOSES_ORIGINAL:
+            remaining = False
+            for i in range(first, last):
+                status = hw[HW_STATUS, i]
+                if status == STATUS_BUST:
+                    net -= hw[HW_STAKE, i]
+                elif status == STATUS_SURRENDERED and surrender_rule == SURRENDER_EARLY:
+                    net -= hw[HW_STAKE, i] // 2
+                elif status != STATUS_BLACKJACK or ties_lose == 1:
+                    remaining = True
+            if remaining:
+                net -= unit
+        else:
+            for i in range(first, last):
+                status = hw[HW_STATUS, i]
+                stake = hw[HW_STAKE, i]
+                if status == STATUS_BUST:
+                    net -= stake
+                elif status == STATUS_SURRENDERED:
+                    if dealer_blackjack and surrender_rule == SURRENDER_LATE:
+                        net -= stake
+                    else:
+                        net -= stake // 2
+                elif status == STATUS_BLACKJACK:
+                    if not dealer_blackjack:
+                        net += stake * rp[RP_BJ_NUM] // rp[RP_BJ_DEN]
+                    elif ties_lose == 1:
+                        net -= stake
+                elif dealer_blackjack:
+                    net -= stake
+                else:
+                    player_total = best_total(hw[HW_HARD, i], hw[HW_ACE, i])
+                    wins = (dealer_total > 21) | (player_total > dealer_total)
+                    loses = (dealer_total <= 21) & (
+                        (player_total < dealer_total) | ((player_total == dealer_total) & tie_loses)
+                    )
+                    net += stake * (np.int64(wins) - np.int64(loses))
+        finish_box(stats, bw, b, net)
+        total_net += net
+    return finish_table_round(stats, total_net, bet * boxes, all_hands)
+
+
+@kernel
+def simulate_table_rounds(
+    rp: Array,
+    boxes: int,
+    rng: Array,
+    rounds: int,
+    base_codes: Array,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    cd_child: Array,
+    cd_codes: Array,
+    tags: Array,
+    ramp_thresholds: Array,
+    ramp_units: Array,
+    insurance_threshold: float,
+    stats: Array,
+    shoe: Array,
+    ss: Array,
+    hw: Array,
+    bw: Array,
+    trace: Array,
+) -> Any:
+    """Play ``rounds`` rounds at a table of ``boxes`` boxes; add them to ``stats``.
+
+    As :func:`simulate_rounds`, plus: ``hw`` is int64[HW_SIZE, boxes * max_hands], ``bw`` is
+    int64[BW_SIZE, boxes]; ``cd_child`` (int32 [nodes, 11]) maps a composition node and a card
+    value to the node with that card added (node 0: no card), and ``cd_codes`` (int8
+    [nodes, 11]) gives the chart code of a node against each up card value. With a single node
+    (shape [1, 11]) the hands are played by the chart's totals instead.
+    """
+    if rp[RP_SHUFFLE] != SHUFFLE_SCRIPTED:
+        for i in range(shoe.shape[0]):
+            shoe[i] = (i % 13) + 1
+    ss[SS_POS] = 0
+    ss[SS_SEEN] = 0
+    ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+    if rp[RP_SHUFFLE] == SHUFFLE_CUT_CARD or rp[RP_SHUFFLE] == SHUFFLE_CONTINUOUS:
+        stats[ST_SHUFFLES] += 1
+    indexed = False
+    for table in range(counts.shape[0]):
+        for row in range(counts.shape[1]):
+            for up in range(counts.shape[2]):
+                if counts[table, row, up] > 0:
+                    indexed = True
+    cd = cd_codes.shape[0] > 1
+    for _ in range(rounds):
+        play_table_round(
+            rp,
+            boxes,
+            shoe,
+            ss,
+            rng,
+            base_codes,
+            codes,
+            thresholds,
+            counts,
+            indexed,
+            cd,
+            cd_child,
+            cd_codes,
+            tags,
+            ramp_thresholds,
+            ramp_units,
+            insurance_threshold,
+            hw,
+            bw,
             stats,
             trace,
         )

@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from twentyone.rules import Rules
 from twentyone.simulation import kernels
+from twentyone.simulation.cd import CompositionStrategy
 from twentyone.simulation.charts import default_chart
 from twentyone.simulation.counting import BetRamp, CountingSystem, IndexSet
 from twentyone.simulation.encoding import (
@@ -57,8 +58,23 @@ class SimulationConfig:
     indices: IndexSet | None = None
     ramp: BetRamp = field(default_factory=BetRamp)
     insure_at: float | None = None  # count at which to insure; None: never
+    boxes: int = 1  # boxes played each round, all with the same bet and strategy
+    cd: CompositionStrategy | None = None  # composition-dependent play instead of the chart
 
     def __post_init__(self) -> None:
+        boxes = self.boxes
+        if isinstance(boxes, bool) or not isinstance(boxes, int):
+            raise SimulationError(f"boxes must be a whole number, got {boxes!r}")
+        if not 1 <= boxes <= self.rules.max_boxes:
+            raise SimulationError(
+                f"boxes must be 1 to {self.rules.max_boxes} (the table's max_boxes), got {boxes}"
+            )
+        if self.cd is not None and self.indices is not None:
+            raise CountingDataError(
+                "index plays change a total-dependent chart; composition-dependent play takes none"
+            )
+        if self.cd is not None:
+            self.cd.check_rules(self.rules)
         if self.system is None and (self.indices is not None or self.ramp.steps):
             raise CountingDataError("index plays and bet ramps need a counting system")
         if (
@@ -79,6 +95,8 @@ class SimulationConfig:
         system: CountingSystem | None = None,
         indices: IndexSet | None = None,
         ramp: BetRamp | None = None,
+        boxes: int = 1,
+        cd: CompositionStrategy | None = None,
     ) -> SimulationConfig:
         """A config with the default chart of ``rules`` unless one is given.
 
@@ -88,7 +106,7 @@ class SimulationConfig:
         if chart is None:
             chart, source = default_chart(rules)
         insure_at = indices.insurance if indices is not None else None
-        return cls(rules, chart, source, system, indices, ramp or BetRamp(), insure_at)
+        return cls(rules, chart, source, system, indices, ramp or BetRamp(), insure_at, boxes, cd)
 
 
 @dataclass(frozen=True)
@@ -101,6 +119,15 @@ class KernelInputs:
     ramp_thresholds: npt.NDArray[np.float64]
     ramp_units: npt.NDArray[np.int64]
     insurance_threshold: float
+    boxes: int = 1
+    #: Composition-dependent play (kernels.simulate_table_rounds): one node = the chart's totals.
+    cd_child: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros((1, 11), np.int32))
+    cd_codes: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros((1, 11), np.int8))
+
+    @property
+    def one_box_chart(self) -> bool:
+        """Whether the specialised one-box kernel plays this (one box, a chart)."""
+        return self.boxes == 1 and self.cd_codes.shape[0] == 1
 
     @classmethod
     def from_config(cls, config: SimulationConfig) -> KernelInputs:
@@ -110,6 +137,7 @@ class KernelInputs:
             mode = kernels.COUNT_TRUE if system.balanced else kernels.COUNT_RUNNING
         initial = system.initial_running_count(config.rules.decks) if system else 0
         plays = config.indices.plays if config.indices is not None else ()
+        cd_child, cd_codes = (None, None) if config.cd is None else config.cd.encode()
         return cls(
             encode_rules(config.rules, mode, initial),
             encode_strategy(config.chart, plays),
@@ -117,6 +145,8 @@ class KernelInputs:
             np.array([count for count, _ in config.ramp.steps], dtype=np.float64),
             np.array([units for _, units in config.ramp.steps], dtype=np.int64),
             math.inf if config.insure_at is None else config.insure_at,
+            config.boxes,
+            *(() if cd_child is None or cd_codes is None else (cd_child, cd_codes)),
         )
 
 
@@ -138,12 +168,42 @@ def chunk_generator_state(seed: int, chunk: int) -> npt.NDArray[np.uint64]:
     return np.array(words, dtype=np.uint64)
 
 
-def run_chunk(inputs: KernelInputs, seed: int, chunk: int, rounds: int) -> npt.NDArray[np.int64]:
-    """Play ``rounds`` rounds of chunk ``chunk``; the statistics (``kernels.ST_*``) as int64."""
+def run_chunk(
+    inputs: KernelInputs, seed: int, chunk: int, rounds: int, table: bool = False
+) -> npt.NDArray[np.int64]:
+    """Play ``rounds`` rounds of chunk ``chunk``; the statistics (``kernels.ST_*``) as int64.
+
+    One box playing a chart runs the specialised one-box kernel, unless ``table`` asks for the
+    general table kernel (which gives the same totals: tests and the benchmark compare them).
+    """
     stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
     strategy = inputs.strategy
     params = inputs.rule_params
     decks = int(params[kernels.RP_DECKS])
+    if table or not inputs.one_box_chart:
+        kernels.simulate_table_rounds(
+            params,
+            inputs.boxes,
+            chunk_generator_state(seed, chunk),
+            rounds,
+            base_codes(strategy),
+            strategy.codes,
+            strategy.thresholds,
+            strategy.counts,
+            inputs.cd_child,
+            inputs.cd_codes,
+            inputs.tags,
+            inputs.ramp_thresholds,
+            inputs.ramp_units,
+            inputs.insurance_threshold,
+            stats,
+            np.zeros(52 * decks, dtype=np.int8),
+            np.zeros(kernels.SS_SIZE, dtype=np.int64),
+            hand_workspace(params, inputs.boxes),
+            np.zeros((kernels.BW_SIZE, inputs.boxes), dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+        )
+        return stats
     kernels.simulate_rounds(
         inputs.rule_params,
         chunk_generator_state(seed, chunk),
@@ -162,6 +222,10 @@ def run_chunk(inputs: KernelInputs, seed: int, chunk: int, rounds: int) -> npt.N
         hand_workspace(params),
         np.zeros(0, dtype=np.int64),
     )
+    # The one-box kernel leaves the per-box sums to its caller: with one box they are the
+    # round's (nothing is added to the hot loop for them).
+    stats[kernels.ST_BOXES] = stats[kernels.ST_ROUNDS]
+    stats[kernels.ST_BOX_NET2] = stats[kernels.ST_NET2]
     return stats
 
 
@@ -170,9 +234,10 @@ def base_codes(strategy: EncodedStrategy) -> npt.NDArray[np.int8]:
     return np.ascontiguousarray(strategy.codes[..., 0], dtype=np.int8)
 
 
-def hand_workspace(params: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The kernels' per-hand scratch rows, one column per hand a box can split into."""
-    return np.zeros((kernels.HW_SIZE, max(int(params[kernels.RP_MAX_HANDS]), 1)), dtype=np.int64)
+def hand_workspace(params: npt.NDArray[np.int64], boxes: int = 1) -> npt.NDArray[np.int64]:
+    """The kernels' per-hand scratch rows, one column per hand each box can split into."""
+    hands = max(int(params[kernels.RP_MAX_HANDS]), 1)
+    return np.zeros((kernels.HW_SIZE, hands * boxes), dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -186,6 +251,7 @@ class SimulationResult:
     ticks_per_unit: int
     seconds: float = field(compare=False)
     workers: int = field(compare=False)
+    boxes: int = 1
 
     def _total(self, slot: int) -> int:
         return self.totals[slot]
@@ -195,9 +261,14 @@ class SimulationResult:
         return self._total(kernels.ST_HANDS)
 
     @property
+    def box_rounds(self) -> int:
+        """Rounds times boxes: how many initial bets were placed."""
+        return self._total(kernels.ST_BOXES)
+
+    @property
     def mean_bet(self) -> float:
-        """Average initial bet in units."""
-        return self._total(kernels.ST_BET) / self.rounds
+        """Average initial bet of one box, in units."""
+        return self._total(kernels.ST_BET) / self.box_rounds
 
     @property
     def ev(self) -> float:
@@ -206,10 +277,18 @@ class SimulationResult:
 
     @property
     def sd(self) -> float:
-        """Standard deviation of one round's net, in units."""
+        """Standard deviation of one round's net (all boxes together), in units."""
         n = self.rounds
         mean = self._total(kernels.ST_NET) / n
         variance = self._total(kernels.ST_NET2) / n - mean * mean
+        return math.sqrt(max(variance, 0.0)) / self.ticks_per_unit
+
+    @property
+    def sd_per_box(self) -> float:
+        """Standard deviation of one box's net in a round, in units."""
+        n = self.box_rounds
+        mean = self._total(kernels.ST_NET) / n
+        variance = self._total(kernels.ST_BOX_NET2) / n - mean * mean
         return math.sqrt(max(variance, 0.0)) / self.ticks_per_unit
 
     @property
@@ -246,13 +325,13 @@ class SimulationResult:
 
     @property
     def frequencies(self) -> dict[str, float]:
-        """Per round (wins, pushes, losses, naturals, insurance) and per hand (the rest)."""
-        per_round = {
+        """Per box and round (wins, pushes and losses of the box's net, naturals, insurance,
+        splits), per round (dealer blackjacks) and per hand (the rest)."""
+        per_box = {
             "win": kernels.ST_WINS,
             "push": kernels.ST_PUSHES,
             "lose": kernels.ST_LOSSES,
             "player_blackjack": kernels.ST_PLAYER_BLACKJACKS,
-            "dealer_blackjack": kernels.ST_DEALER_BLACKJACKS,
             "insurance": kernels.ST_INSURANCES,
             "split": kernels.ST_SPLITS,
         }
@@ -261,7 +340,8 @@ class SimulationResult:
             "surrender": kernels.ST_SURRENDERS,
             "bust": kernels.ST_BUSTS,
         }
-        out = {name: self._total(slot) / self.rounds for name, slot in per_round.items()}
+        out = {name: self._total(slot) / self.box_rounds for name, slot in per_box.items()}
+        out["dealer_blackjack"] = self._total(kernels.ST_DEALER_BLACKJACKS) / self.rounds
         out.update({name: self._total(slot) / self.hands for name, slot in per_hand.items()})
         return out
 
@@ -285,6 +365,8 @@ class SimulationResult:
             "seconds": self.seconds,
             "seed": self.seed,
             "workers": self.workers,
+            "boxes": self.boxes,
+            "sd_per_box": self.sd_per_box,
             "hands": self.hands,
             "rounds_per_second": self.rounds_per_second,
             "mean_bet": self.mean_bet,
@@ -320,8 +402,9 @@ def check_request(rounds: int, seed: int, workers: int) -> None:
         raise SimulationError(f"workers must be a whole number >= 1, got {workers!r}")
 
 
-def warm_up() -> None:
-    """Load (or compile, the first time) the kernels in this process."""
+def warm_up(table: bool = False) -> None:
+    """Load (or compile, the first time) the kernels in this process: the one-box kernel, and
+    with ``table`` the table kernel (several boxes, composition-dependent play)."""
     # An all-hit chart: loading the kernels needs no strategy (nor the analysis to compute one).
     strategy = EncodedStrategy(
         np.zeros((3, 22, 11, 2), dtype=np.int64),
@@ -336,6 +419,7 @@ def warm_up() -> None:
         np.zeros(0, dtype=np.float64),
         no_count,
         math.inf,
+        2 if table else 1,
     )
     run_chunk(inputs, 0, 0, 1)
 
@@ -365,7 +449,7 @@ def simulate(
     plan = chunk_plan(rounds)
     tasks = [(inputs, seed, chunk, size) for chunk, size in plan]
     workers = min(workers, len(plan))
-    warm_up()
+    warm_up(table=not inputs.one_box_chart)
     started = time.perf_counter()
     totals = np.zeros(kernels.ST_SIZE, dtype=np.int64)
     results: Iterator[npt.NDArray[np.int64]]
@@ -390,6 +474,7 @@ def simulate(
         ticks_per_unit(config.rules),
         seconds,
         workers,
+        config.boxes,
     )
 
 

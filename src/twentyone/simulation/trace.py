@@ -14,6 +14,15 @@ net for the box.
 >>> from twentyone.scenario import run_scenario
 >>> run_scenario(scenario(config.rules, traced))["boxes"][0]["net"]
 3000
+
+Several boxes are dealt in table order and replayed as a scenario with as many boxes:
+
+>>> table = SimulationConfig(CASINO, basic_strategy(CASINO), boxes=2)
+>>> traced = trace_round(table, parse_cards("TS 5H 6D 2C 4H 9S 3C 7D TH"))
+>>> traced.decisions, traced.nets  # 12 stands, 9 doubles to 18; the dealer busts
+(('stand', 'double'), (1000, 2000))
+>>> [box["net"] for box in run_scenario(scenario(table.rules, traced))["boxes"]]
+[1000, 2000]
 """
 
 from __future__ import annotations
@@ -51,16 +60,21 @@ _MAX_DECISIONS = 256
 
 @dataclass(frozen=True)
 class TracedRound:
-    """What the kernel did with the cards: how many it used, its decisions, the box's net."""
+    """What the kernel did with the cards: how many it used, its decisions, each box's net."""
 
     cards: tuple[Card, ...]  # the cards used, top first
-    decisions: tuple[str, ...]  # scenario decision strings
-    net: int  # minor units, for a box that bet ``bet``
+    decisions: tuple[str, ...]  # scenario decision strings, in the engine's order
+    nets: tuple[int, ...]  # minor units, for boxes that each bet ``bet``, left to right
     bet: int
 
     @property
     def cards_used(self) -> int:
         return len(self.cards)
+
+    @property
+    def net(self) -> int:
+        """The whole table's net (the box's, with one box)."""
+        return sum(self.nets)
 
 
 def rank_of(card: Card) -> int:
@@ -85,25 +99,53 @@ def trace_round(config: SimulationConfig, cards: Sequence[Card], bet: int = 1000
     state = np.zeros(kernels.SS_SIZE, dtype=np.int64)
     stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
     strategy = inputs.strategy
-    kernels.simulate_rounds(
-        params,
-        np.zeros(4, dtype=np.uint64),  # nothing is random in a scripted round
-        1,
-        base_codes(strategy),
-        strategy.codes,
-        strategy.thresholds,
-        strategy.counts,
-        inputs.tags,
-        inputs.ramp_thresholds,
-        inputs.ramp_units,
-        inputs.insurance_threshold,
-        stats,
-        ranks,
-        state,
-        hand_workspace(params),
-        trace,
-    )
-    net_ticks = int(stats[kernels.ST_NET])
+    no_random = np.zeros(4, dtype=np.uint64)  # nothing is random in a scripted round
+    # The same kernel as a simulation of this config: the one-box kernel or the table kernel.
+    if inputs.one_box_chart:
+        kernels.simulate_rounds(
+            params,
+            no_random,
+            1,
+            base_codes(strategy),
+            strategy.codes,
+            strategy.thresholds,
+            strategy.counts,
+            inputs.tags,
+            inputs.ramp_thresholds,
+            inputs.ramp_units,
+            inputs.insurance_threshold,
+            stats,
+            ranks,
+            state,
+            hand_workspace(params),
+            trace,
+        )
+        net_ticks = [int(stats[kernels.ST_NET])]
+    else:
+        box_work = np.zeros((kernels.BW_SIZE, inputs.boxes), dtype=np.int64)
+        kernels.simulate_table_rounds(
+            params,
+            inputs.boxes,
+            no_random,
+            1,
+            base_codes(strategy),
+            strategy.codes,
+            strategy.thresholds,
+            strategy.counts,
+            inputs.cd_child,
+            inputs.cd_codes,
+            inputs.tags,
+            inputs.ramp_thresholds,
+            inputs.ramp_units,
+            inputs.insurance_threshold,
+            stats,
+            ranks,
+            state,
+            hand_workspace(params, inputs.boxes),
+            box_work,
+            trace,
+        )
+        net_ticks = [int(net) for net in box_work[kernels.BW_NET]]
     used = int(state[kernels.SS_POS])
     decisions = int(state[kernels.SS_TRACE_LEN])
     ran_out = int(state[kernels.SS_ERROR])
@@ -117,24 +159,30 @@ def trace_round(config: SimulationConfig, cards: Sequence[Card], bet: int = 1000
             names.append(f"insurance {bet // 2}")
         else:
             names.append(_DECISIONS[int(code)])
-    return TracedRound(tuple(cards[:used]), tuple(names), net_ticks * bet // per_unit, bet)
+    nets = tuple(net * bet // per_unit for net in net_ticks)
+    return TracedRound(tuple(cards[:used]), tuple(names), nets, bet)
 
 
 def scenario(rules: Rules, traced: TracedRound) -> dict[str, Any]:
     """The scenario (spec interfaces.md) of a traced round: game, rule overrides, cards, moves.
 
-    The game is ``online`` when the rules peek and ``casino`` otherwise; every rule a scenario
-    can override is written out, so the scenario plays exactly ``rules``.
+    With one box the game is ``online`` when the rules peek and ``casino`` otherwise; with
+    several it is ``casino``, whose table takes up to 7 boxes (a scenario keeps its preset's box
+    count). Every rule a scenario can override is written out, so the scenario plays exactly
+    ``rules``.
     """
-    game = "online" if rules.peek is not Peek.NONE else "casino"
+    boxes = len(traced.nets)
+    game = "online" if rules.peek is not Peek.NONE and boxes == 1 else "casino"
     table = ONLINE if game == "online" else CASINO
     if not table.min_bet <= traced.bet <= table.max_bet:
         raise SimulationError(f"bet {traced.bet} is off the {game} table's limits")
+    if boxes > table.max_boxes:
+        raise SimulationError(f"the {game} table takes at most {table.max_boxes} boxes")
     rules_json = rules.to_json()
     return {
         "game": game,
         "rules": {key: rules_json[key] for key in PLAYING_RULE_KEYS},
-        "boxes": [{"bet": traced.bet}],
+        "boxes": [{"bet": traced.bet} for _ in range(boxes)],
         "cards": [str(card) for card in traced.cards],
         "decisions": list(traced.decisions),
     }
