@@ -2,7 +2,10 @@
 
 States come from seeded games played to the end (one state per betting round that opens).
 Each state is priced once with the default float odds after a warm-up (compiled kernels
-loaded, the round-1 figures computed once and kept). Prints one JSON object.
+loaded, the round-1 figures computed once and kept). Times are CPU time of this process
+(``time.process_time``, what the figures in docs/exchange.md quote) and wall time. The named
+cases (the worst round-2 state known, for "All cards unique") are priced three times each.
+Prints one JSON object.
 
     .venv/bin/python bench/exchange_odds.py [--games N] [--seed S]
 """
@@ -21,6 +24,16 @@ from twentyone.exchange.odds import exchange_odds
 from twentyone.exchange.state import ExchangeState
 from twentyone.randomness import SeededRandomSource
 from twentyone.shoe import InfiniteShoe
+
+#: Known hard states, priced on their own (three times each; every time is reported).
+NAMED_CASES: dict[str, dict[str, object]] = {
+    # round 2, small cards: 304,000 walk states after four hands for the old kernel (1.47 s)
+    "round2_small_cards": {
+        "players": [["4S", "AC"], ["AD", "5S"], ["2C", "8S"], ["3D", "4H"]],
+        "dealer": ["7C"],
+        "played": False,
+    },
+}
 
 
 def states_of_games(games: int, seed: int) -> list[tuple[int, ExchangeState]]:
@@ -44,14 +57,28 @@ def main() -> None:
         exchange_odds(state)
     warm_up = time.perf_counter() - started
     timings: dict[int, list[float]] = {}
+    wall: dict[int, list[float]] = {}
     every: list[float] = []
+    every_wall: list[float] = []
     for round_open, state in states:
-        t0 = time.perf_counter()
+        w0, c0 = time.perf_counter(), time.process_time()
         exchange_odds(state)
-        elapsed = (time.perf_counter() - t0) * 1000.0
-        timings.setdefault(round_open, []).append(elapsed)
-        every.append(elapsed)
-    every.sort()
+        cpu = (time.process_time() - c0) * 1000.0
+        elapsed = (time.perf_counter() - w0) * 1000.0
+        timings.setdefault(round_open, []).append(cpu)
+        wall.setdefault(round_open, []).append(elapsed)
+        every.append(cpu)
+        every_wall.append(elapsed)
+    named: dict[str, dict[str, list[float]]] = {}
+    for name, data in NAMED_CASES.items():
+        state = ExchangeState.from_json(data)
+        runs: dict[str, list[float]] = {"cpu_ms": [], "wall_ms": []}
+        for _ in range(3):
+            w0, c0 = time.perf_counter(), time.process_time()
+            exchange_odds(state)
+            runs["cpu_ms"].append(round((time.process_time() - c0) * 1000.0, 3))
+            runs["wall_ms"].append(round((time.perf_counter() - w0) * 1000.0, 3))
+        named[name] = runs
 
     def summary(values: list[float]) -> dict[str, float | int]:
         ordered = sorted(values)
@@ -69,8 +96,14 @@ def main() -> None:
                 "what": "exchange_odds(state) (floats): all eight selections, one state",
                 "games": args.games,
                 "seed": args.seed,
+                "clock": "cpu (time.process_time); wall in 'wall'",
                 **summary(every),
                 "by_open_round": {str(k): summary(v) for k, v in sorted(timings.items())},
+                "wall": {
+                    **summary(every_wall),
+                    "by_open_round": {str(k): summary(v) for k, v in sorted(wall.items())},
+                },
+                "named_cases": named,
                 "warm_up_seconds": round(warm_up, 3),
                 "cpu": platform.processor() or platform.machine(),
                 "cpus_visible": os.cpu_count(),
