@@ -144,6 +144,61 @@ def test_every_split_hand_busting_is_walked_exactly() -> None:
         assert all_bust_bounds(context.setup.space, strategy, pair, shoe, 3, 0.0) == (0.0, 1.0)
 
 
+def test_all_busting_to_four_hands_with_split_aces_hitting(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Resplit and hit split aces to four hands on a small shoe: the walk's fast paths (the
+    # table of two busted hands, the value-by-value sums) against the brute-force deal.
+    from twentyone.analysis import split_busts
+    from twentyone.analysis.engine import split_strategy, upcard_context
+
+    monkeypatch.setattr(split_busts, "_KNOWN", {})
+    calls: list[int] = []
+    real_pair_table = split_busts.pair_table
+
+    def pair_table(*table: object) -> object:
+        calls.append(1)
+        return real_pair_table(*table)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(split_busts, "pair_table", pair_table)
+    monkeypatch.setattr(split_busts, "PAIR_PATH", 0.0)  # the shoe is small: force that path
+    rules = ENHC_OBO.replace(max_hands=4, resplit_aces=True, hit_split_aces=True)
+    shoe_counts = (4, 0, 2, 0, 2, 2, 0, 4, 0, 8)
+    for up, pair in ((9, 0), (0, 7)):
+        context = upcard_context(prepare(rules, shoe_counts), up)
+        strategy = split_strategy(context, pair)
+        shoe = context.shoe.copy()
+        shoe[pair] -= 2
+        reference = Reference(rules, shoe_counts, up)
+        expected = _all_bust(reference, tuple(int(c) for c in shoe), pair, 2, 0, 4)
+        got = split_busts.all_bust_chance(context.setup.space, strategy, pair, shoe, 4)
+        assert got == pytest.approx(float(expected), abs=TOLERANCE), (up, pair)
+        assert got > 0.0
+    assert calls  # the two-hand table was used
+
+
+def test_value_by_value_sums_equal_the_plain_sums(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One deck, aces resplit and hit to four hands: large levels, where the walk sums one
+    # card value at a time; the same walk with the plain kernel's sums gives the same chance.
+    from twentyone.analysis import kernels, split_busts
+    from twentyone.analysis.engine import split_strategy, upcard_context
+
+    rules = ENHC_OBO.replace(max_hands=4, resplit_aces=True, hit_split_aces=True)
+    context = upcard_context(prepare(rules), 9)
+    for pair in (0, 1):
+        strategy = split_strategy(context, pair)
+        shoe = context.shoe.copy()
+        shoe[pair] -= 2
+        shoe[0] -= 1  # the blackjack card set aside
+        monkeypatch.setattr(split_busts, "_KNOWN", {})
+        fast = split_busts.all_bust_chance(context.setup.space, strategy, pair, shoe, 4)
+        with monkeypatch.context() as plain:
+            plain.setattr(split_busts, "_KNOWN", {})
+            plain.setattr(split_busts, "contract_compositions", kernels.composition_sum)
+            plain.setattr(split_busts, "PAIR_PATH", float("inf"))
+            slow = split_busts.all_bust_chance(context.setup.space, strategy, pair, shoe, 4)
+        assert 0.0 < fast < 1.0
+        assert fast == pytest.approx(slow, rel=1e-12, abs=1e-15), pair
+
+
 @pytest.mark.parametrize("up", [0, 9])
 def test_a_bounded_split_value_never_decides_the_play(up: int) -> None:
     # `split_value(..., below=b)` may return a cheap upper bound instead of the exact value,

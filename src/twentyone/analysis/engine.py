@@ -40,7 +40,7 @@ STAND, HIT, DOUBLE, OPTIMAL = kernels.STAND, kernels.HIT, kernels.DOUBLE, kernel
 TIE = 1e-13
 #: Work (walk states times table entries per step) allowed for the cheaper bounds of a split's
 #: original-bets-only term, tried in turn before its exact value (see :func:`split_value`).
-SPLIT_WORK = (1e5, 2e6)
+SPLIT_WORK = (1e5,)
 
 
 #: Split conventions (how split hands are played; ``docs/analysis.md``, "Split conventions").

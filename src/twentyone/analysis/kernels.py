@@ -534,3 +534,57 @@ def expand_compositions(shoe, shift, states, masses, entries, orderings, radix):
             compositions[row, value] = key % radix[value]
             key //= radix[value]
     return compositions, found[occupied]
+
+
+@njit(cache=True)
+def contract_step(previous, row_map, row_value, parent, count, factors, rows):  # type: ignore[no-untyped-def]
+    """One value of :func:`split_busts.contract_compositions`: ``next[row_map[r], c] +=
+    previous[r, parent[c]] * factors[row_value[r], count[c]]`` over every row ``r`` of
+    ``previous`` and every column ``c`` of the result (``rows`` rows)."""
+    columns = len(parent)
+    result = np.zeros((rows, columns))
+    for row in range(previous.shape[0]):
+        target = result[row_map[row]]
+        source = previous[row]
+        factor = factors[row_value[row]]
+        for column in range(columns):
+            weight = source[parent[column]]
+            if weight != 0.0:
+                target[column] += weight * factor[count[column]]
+    return result
+
+
+@njit(cache=True)
+def pair_sums(codes, weights):  # type: ignore[no-untyped-def]
+    """Every ``codes[i] + codes[j]`` (ordered pairs) with ``weights[i] * weights[j]`` summed
+    over equal sums (an open-addressing hash; codes are non-negative). Returns (sums, weights)."""
+    capacity = 1024
+    while capacity < 64 * len(codes):
+        capacity *= 2
+    keys = np.full(capacity, -1, dtype=np.int64)
+    found = np.zeros(capacity)
+    used = 0
+    for first in range(len(codes)):
+        for second in range(len(codes)):
+            key = codes[first] + codes[second]
+            if 2 * (used + 1) > capacity:  # keep the table at most half full
+                old_keys, old_found = keys, found
+                capacity *= 2
+                keys = np.full(capacity, -1, dtype=np.int64)
+                found = np.zeros(capacity)
+                for old in range(len(old_keys)):
+                    if old_keys[old] >= 0:
+                        place = (old_keys[old] * 0x5851F42D4C957F2D) & (capacity - 1)
+                        while keys[place] >= 0:
+                            place = (place + 1) & (capacity - 1)
+                        keys[place] = old_keys[old]
+                        found[place] = old_found[old]
+            place = (key * 0x5851F42D4C957F2D) & (capacity - 1)
+            while keys[place] >= 0 and keys[place] != key:
+                place = (place + 1) & (capacity - 1)
+            if keys[place] < 0:
+                keys[place] = key
+                used += 1
+            found[place] += weights[first] * weights[second]
+    occupied = np.flatnonzero(keys >= 0)
+    return keys[occupied], found[occupied]
