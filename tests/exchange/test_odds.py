@@ -155,3 +155,34 @@ def test_before_round_one_all_cards_unique_comes_from_the_generated_figure(
     assert exact is not None
     assert (exact.win, exact.tie, exact.lose) == (figure, 0, 1 - figure)
     assert exact.fair_price == 1 / figure
+
+
+def test_the_shared_model_is_warm_and_equal_to_a_cold_one() -> None:
+    """Every (two-card hand, up card) play-out is computed when the shared model is built,
+    and equals what a fresh model computes on demand (the float odds use these exact lists).
+    """
+    from twentyone.exchange.play import TWO_CARD_STATES, PlayerModel
+
+    warm = player_model()
+    cold = PlayerModel(warm.table)
+    for up in VALUES:
+        for hand in TWO_CARD_STATES:
+            assert (hand, up) in warm._draws and (hand, up) in warm._finals
+        for hand in TWO_CARD_STATES[::5]:
+            assert warm.draws(hand, up) == cold.draws(hand, up)
+            assert warm.finals(hand, up) == cold.finals(hand, up)
+
+
+def test_is_over_with_the_shared_model_matches_the_state() -> None:
+    model = player_model()
+    checked = 0
+    for seed in range(40):
+        game = ExchangeGame(InfiniteShoe(SeededRandomSource(9100 + seed)))
+        while True:
+            state = game.state()
+            assert odds_module._is_over(state, model) == state.is_over(model.table)
+            checked += 1
+            if game.open_round is None:
+                break
+            game.end_round()
+    assert checked >= 80

@@ -8,6 +8,7 @@ all four hands, then every (state, dealer path)) on seeded round-2 states.
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -174,3 +175,23 @@ def test_random_round_two_states_agree_with_the_previous_kernel(cards: list[int]
     assert unique_probability_fast(*inputs) == pytest.approx(
         unique_probability_hashed(*inputs), rel=1e-12, abs=0.0
     )
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_the_sorted_walk_equals_the_hashed_walk(index: int) -> None:
+    """Three hands walked by bucketing (the fast kernel) and by hashing: same states, same
+    weights to 1e-12, and the bucketed states come out in ascending key order."""
+    from twentyone.exchange.unique_kernel import _walk, dealer_tables
+
+    states = [_round_two([["4S", "AC"], ["AD", "5S"], ["2C", "8S"], ["3D", "4H"]], "7C")]
+    states += _seeded_round_two_states(5, 23)
+    options, dealer, available = _inputs(states[index])
+    ordered = sorted(options, key=len)[:-1]
+    tables = dealer_tables(dealer)
+    keys, weights = _walk(ordered, tables, available, by_sorting=True)
+    hashed_keys, hashed_weights = _walk(ordered, tables, available, by_sorting=False)
+    assert list(keys) == sorted(hashed_keys)
+    assert all(a < b for a, b in itertools.pairwise(keys))
+    position = {int(k): i for i, k in enumerate(hashed_keys)}
+    for key, row in zip(keys, weights, strict=True):
+        assert list(row) == pytest.approx(list(hashed_weights[position[int(key)]]), rel=1e-12)

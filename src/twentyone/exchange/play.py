@@ -29,6 +29,11 @@ from twentyone.exchange.logic_table import LogicTable
 Counts = tuple[int, ...]
 NO_CARDS: Counts = (0,) * 10
 
+#: Every hand state a player can show before drawing (27: the two cards' total, soft or not).
+TWO_CARD_STATES: tuple[HandState, ...] = tuple(
+    sorted({add_card(add_card(EMPTY, a), b) for a in VALUES for b in VALUES})
+)
+
 
 def add_count(counts: Counts, value: int) -> Counts:
     listed = list(counts)
@@ -79,6 +84,25 @@ class PlayerModel:
 
     def reachable(self, state: HandState, up_value: int) -> frozenset[int]:
         return frozenset(self.finals(state, up_value))
+
+    def warm(self) -> PlayerModel:
+        """Fill the caches for every (two-card hand, up card) pair: 270 pairs, about 0.3 s.
+
+        Pricing a state before the players draw then never plays a hand out from scratch
+        (what a server does once at start-up, like loading its compiled kernels). Returns the
+        model, so that ``PlayerModel(table).warm()`` reads as one step.
+
+        >>> from twentyone.exchange.logic_table import load_logic_table
+        >>> model = PlayerModel(load_logic_table()).warm()
+        >>> len(model._draws) == len(TWO_CARD_STATES) * len(VALUES)
+        True
+        """
+        for up_value in VALUES:
+            self.start_finals(up_value)
+            for state in TWO_CARD_STATES:
+                self.finals(state, up_value)
+                self.draws(state, up_value)
+        return self
 
     def draws(self, state: HandState, up_value: int) -> list[tuple[Counts, int, int]]:
         """Every way the hand can play out: (values drawn, final code, number of orders).

@@ -2,18 +2,21 @@
 
 Same walk, same stop rule, another order of summation. A state is (cards still available of
 each value, as one integer key; mask index). :func:`unique_probability_fast` walks every hand
-but the one with the most play-outs (each (state, play-out) pair into an open-addressing hash
-table), then sums the states against the last hand and the dealer taken together: a path's
+but the one with the fewest play-outs (each (state, play-out) pair written into a bucket by
+its new key's high bits, each bucket summed in a small dense block: :func:`_combine_sorted`),
+then sums the states against the last hand and the dealer taken together: a path's
 weight is ``prod_v falling(available_v, drawn_v) / 52**drawn``, so after the walk only the
 *exponents* ``drawn`` of (last play-out + dealer path) matter, and
 ``sum_states sum_exponents w_s w_e prod_v falling(a_sv, e_v)`` is contracted one card value
 at a time (:func:`_contract`) instead of pair by pair. :func:`unique_probability_hashed` is
-the previous kernel (the walk over all four hands, then every (state, dealer path)), kept as a
-cross-check. Both are checked against the exact Fraction walk in the tests.
+the previous kernel (the walk over all four hands by hashing, :func:`_combine_hashed`, then
+every (state, dealer path)), kept as a cross-check. Both are checked against the exact
+Fraction walk in the tests.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -151,6 +154,151 @@ def _combine_hashed(
     return out_keys, out_weights
 
 
+_LOCAL_BITS = 10  # the low bits of a key are summed in a dense block (1,024 x parts: in L1)
+
+
+@numba.njit(cache=True)
+def _combine_sorted(
+    keys: Any,
+    weights: Any,
+    deltas: Any,
+    slots: Any,
+    slot_start: Any,
+    codes: Any,
+    orders: Any,
+    and_table: Any,
+    falling: Any,
+    width: int,
+    pairs: Any,
+    pair_factors: Any,
+    out_keys: Any,
+    out_weights: Any,
+) -> Any:
+    """:func:`_combine_hashed` by bucketing instead of hashing; the states come out sorted.
+
+    Every (state, play-out) pair with a nonzero factor is written (the new state's key in a
+    compact mixed radix, above the pair's index) into a bucket by the key's high bits (sized
+    by a counting pass), and each bucket is summed in a small dense block indexed by the
+    key's low bits (in L1), read out in order. The compact radix gives value ``v`` only
+    the digits its new counts can take (``low[v]`` to ``high[v]``), so keys need about 21
+    bits, not 44, and sort like :func:`_encode` keys (aces most significant). ``pairs``,
+    ``pair_factors`` (at least ``len(keys) * len(deltas)`` entries), ``out_keys`` and
+    ``out_weights`` (replaced by fresh arrays when too small) are scratch space kept between
+    calls by the caller: fresh arrays of megabytes cost page faults (about 0.4 ms per MB here), as
+    much as the work itself.
+    Returns ``(False, empty, empty)`` when a packed integer would not fit in 63 bits.
+    """
+    n_states = keys.shape[0]
+    n_options = deltas.shape[0]
+    n_parts = weights.shape[1]
+    digits = np.empty((n_states, 10), dtype=np.int64)
+    for s in range(n_states):
+        key = keys[s]
+        for v in range(9, -1, -1):
+            digits[s, v] = key % _RADIX
+            key //= _RADIX
+    drawn = np.zeros((n_options, 10), dtype=np.int64)
+    for o in range(n_options):
+        delta = deltas[o]
+        for v in range(9, -1, -1):
+            drawn[o, v] = delta % _RADIX
+            delta //= _RADIX
+    low = np.empty(10, dtype=np.int64)
+    high = np.empty(10, dtype=np.int64)
+    for v in range(10):
+        low[v] = max(0, digits[:, v].min() - drawn[:, v].max())
+        high[v] = digits[:, v].max()
+    place = np.empty(10, dtype=np.int64)
+    size = 1
+    for v in range(9, -1, -1):
+        place[v] = size
+        size *= high[v] - low[v] + 1
+    key_bits = 1
+    while (1 << key_bits) < size:
+        key_bits += 1
+    # the pair as (state << option_bits) | option: no division to take it apart
+    option_bits = 1
+    while (1 << option_bits) < n_options:
+        option_bits += 1
+    state_bits = 1
+    while (1 << state_bits) < n_states:
+        state_bits += 1
+    pair_bits = option_bits + state_bits
+    if key_bits + pair_bits > 62:
+        return False, np.empty(0, dtype=np.int64), np.empty((0, n_parts))
+    state_key = np.zeros(n_states, dtype=np.int64)
+    for s in range(n_states):
+        for v in range(10):
+            state_key[s] += (digits[s, v] - low[v]) * place[v]
+    option_key = np.zeros(n_options, dtype=np.int64)
+    for o in range(n_options):
+        for v in range(10):
+            option_key[o] += drawn[o, v] * place[v]
+    local_bits = min(_LOCAL_BITS, key_bits)
+    local_size = 1 << local_bits
+    n_buckets = ((size - 1) >> local_bits) + 1
+    # Count the pairs per bucket first (integer work only; a pair that turns out to weigh
+    # nothing may be counted, which leaves a gap), then write each pair straight into its
+    # bucket: one pass over the pairs fewer than writing them out and distributing them.
+    start = np.zeros(n_buckets + 1, dtype=np.int64)
+    for s in range(n_states):
+        for o in range(n_options):
+            compact = state_key[s] - option_key[o]
+            if 0 <= compact < size:
+                start[(compact >> local_bits) + 1] += 1
+    for b in range(n_buckets):
+        start[b + 1] += start[b]
+    fill = start[:-1].copy()
+    row = np.zeros(10 * width)
+    for s in range(n_states):
+        _rows(keys[s], falling, width, row)
+        for o in range(n_options):
+            factor = orders[o]
+            for j in range(slot_start[o], slot_start[o + 1]):
+                factor *= row[slots[j]]
+            if factor == 0.0:
+                continue
+            compact = state_key[s] - option_key[o]
+            b = compact >> local_bits
+            pairs[fill[b]] = (compact << pair_bits) | (s << option_bits) | o
+            pair_factors[fill[b]] = factor
+            fill[b] += 1
+    block = np.zeros((local_size, n_parts))
+    block_key = np.full(local_size, -1, dtype=np.int64)
+    distinct = min(start[n_buckets], size)  # at most this many states come out
+    if out_keys.shape[0] < distinct or out_weights.shape[1] < n_parts:
+        out_keys = np.empty(distinct, dtype=np.int64)
+        out_weights = np.empty((distinct, n_parts))
+    used = 0
+    pair_mask = (1 << pair_bits) - 1
+    option_mask = (1 << option_bits) - 1
+    local_mask = local_size - 1
+    for b in range(n_buckets):
+        if start[b] == fill[b]:
+            continue
+        for i in range(start[b], fill[b]):
+            pair = pairs[i] & pair_mask
+            cell = (pairs[i] >> pair_bits) & local_mask
+            s = pair >> option_bits
+            o = pair & option_mask
+            if block_key[cell] == -1:
+                block_key[cell] = keys[s] - deltas[o]
+            factor = pair_factors[i]
+            code = codes[o]
+            # no test for a zero weight: adding 0.0 changes nothing, a mispredicted branch costs
+            for m in range(n_parts):
+                block[cell, and_table[m, code]] += factor * weights[s, m]
+        for cell in range(local_size):
+            if block_key[cell] != -1:
+                out_keys[used] = block_key[cell]
+                for m in range(n_parts):
+                    out_weights[used, m] = block[cell, m]
+                    block[cell, m] = 0.0
+                block_key[cell] = -1
+                used += 1
+    return True, out_keys[:used].copy(), out_weights[:used, :n_parts].copy()
+
+
 @numba.njit(cache=True)
 def _finish_sparse(
     keys: Any,
@@ -255,21 +403,122 @@ def dealer_tables(dealer: HandState) -> _DealerTables:
     )
 
 
+@dataclass(frozen=True)
+class _OptionArrays:
+    """A hand's play-outs as the kernels take them."""
+
+    counts: IntArray  # (play-outs, 10): cards of each value drawn
+    deltas: IntArray  # the counts as a key difference (``counts @ _PLACES``)
+    slots: IntArray
+    slot_start: IntArray
+    codes: IntArray
+    orders: FloatArray
+
+
+_OPTION_ARRAYS: dict[int, tuple[Sequence[tuple[Counts, int, int]], _OptionArrays]] = {}
+
+
+def _option_arrays(options: Sequence[tuple[Counts, int, int]]) -> _OptionArrays:
+    """The arrays of a play-out list, kept by the list's identity (1.4 ms a state otherwise).
+
+    The lists come from :meth:`PlayerModel.draws`, which keeps them and never changes them;
+    the entry holds the list, so its id cannot be reused while the entry exists. Other lists
+    (tests, played hands) are kept too, up to a bound.
+    """
+    kept = _OPTION_ARRAYS.get(id(options))
+    if kept is not None and kept[0] is options:
+        return kept[1]
+    counts = np.array([c for c, _, _ in options], dtype=np.int64).reshape(-1, 10)
+    slots, slot_start = _sparse([c for c, _, _ in options])
+    arrays = _OptionArrays(
+        counts,
+        counts @ _PLACES,
+        slots,
+        slot_start,
+        np.array([code for _, code, _ in options], dtype=np.int64),
+        np.array([n for _, _, n in options], dtype=np.float64),
+    )
+    if len(_OPTION_ARRAYS) >= 4096:
+        _OPTION_ARRAYS.clear()
+    _OPTION_ARRAYS[id(options)] = (options, arrays)
+    return arrays
+
+
+_SCRATCH = threading.local()
+
+
+_Scratch = tuple[IntArray, FloatArray, IntArray, FloatArray]
+
+
+#: Above this many (state, play-out) pairs a hand is added by hashing (no scratch of more
+#: than 64 MB); round-2 states need at most about 540,000.
+MAX_SORTED_PAIRS = 1 << 22
+_WARM_PAIRS = 1 << 20  # scratch made at start-up (:func:`warm_scratch`): 24 MB per thread
+
+
+def _scratch(size: int) -> _Scratch:
+    """Scratch arrays of at least ``size`` pairs for :func:`_combine_sorted`, kept per thread.
+
+    Reused between calls so that their pages stay mapped (see :func:`_combine_sorted`); a
+    larger one is made (and kept) when needed, paying its page faults once.
+    """
+    kept: _Scratch | None = getattr(_SCRATCH, "arrays", None)
+    if kept is None or kept[0].shape[0] < size:
+        grown = max(size, 1 << 16)
+        rows = max(grown // 4, 1 << 14)
+        kept = (
+            np.zeros(grown, dtype=np.int64),
+            np.zeros(grown),
+            np.zeros(rows, dtype=np.int64),
+            np.zeros((rows, 4)),
+        )
+        for array in kept:  # touch every page now, not during a pricing
+            array.fill(0)
+        _SCRATCH.arrays = kept
+    return kept
+
+
+def warm_scratch() -> None:
+    """Make this thread's scratch for round-2 sizes now (start-up, like compiling kernels).
+
+    >>> warm_scratch()
+    >>> _scratch(1000)[0].shape[0] >= _WARM_PAIRS
+    True
+    """
+    _scratch(_WARM_PAIRS)
+    _contract_buffers()
+
+
+def _contract_buffers() -> tuple[FloatArray, FloatArray]:
+    """Two buffers of 4 MB for the contraction's tables, kept per thread (see :func:`_zeroed`)."""
+    kept: tuple[FloatArray, FloatArray] | None = getattr(_SCRATCH, "contract", None)
+    if kept is None:
+        kept = (np.zeros(1 << 19), np.zeros(1 << 19))
+        for array in kept:
+            array.fill(0.0)
+        _SCRATCH.contract = kept
+    return kept
+
+
 def _walk(
     options_per_player: Sequence[Sequence[tuple[Counts, int, int]]],
     tables: _DealerTables,
     available: Sequence[int],
+    by_sorting: bool = False,
 ) -> tuple[IntArray, FloatArray]:
-    """States after the given hands: available-count keys, weights[state, mask index]."""
+    """States after the given hands: available-count keys, weights[state, mask index].
+
+    ``by_sorting``: add each hand with :func:`_combine_sorted` (the fast kernel) rather than
+    :func:`_combine_hashed` (the previous kernel, kept as its cross-check).
+    """
     keys = np.array([_encode(np.array(list(available), dtype=np.int64))], dtype=np.int64)
     weights = np.zeros((1, tables.n_parts))
     weights[0, 0] = 1.0  # mask index 0: every bit set
     for options in options_per_player:
-        slots, slot_start = _sparse([c for c, _, _ in options])
-        deltas = np.array([c for c, _, _ in options], dtype=np.int64).reshape(-1, 10) @ _PLACES
-        codes = np.array([code for _, code, _ in options], dtype=np.int64)
-        orders = np.array([n for _, _, n in options], dtype=np.float64)
-        keys, weights = _combine_hashed(
+        arrays = _option_arrays(options)
+        slots, slot_start, deltas = arrays.slots, arrays.slot_start, arrays.deltas
+        codes, orders = arrays.codes, arrays.orders
+        arguments = (
             keys,
             weights,
             deltas,
@@ -281,6 +530,13 @@ def _walk(
             _FALLING,
             WIDTH,
         )
+        pairs = keys.shape[0] * deltas.shape[0]
+        if by_sorting and pairs <= MAX_SORTED_PAIRS:
+            fitted, keys_sorted, weights_sorted = _combine_sorted(*arguments, *_scratch(pairs))
+            if fitted:
+                keys, weights = keys_sorted, weights_sorted
+                continue
+        keys, weights = _combine_hashed(*arguments)
     return keys, weights
 
 
@@ -321,7 +577,7 @@ def _rest_exponents(
             if d_counts[d, v] > 0:
                 d_nonzero[d, n] = v
                 n += 1
-    capacity = 1024
+    capacity = 16384  # a few thousand exponents: no rehashing on the way up
     table_key = np.full(capacity, -1, dtype=np.int64)
     table_weight = np.zeros(capacity)
     used = 0
@@ -395,7 +651,23 @@ def _argsort(keys: Any, bits: int) -> Any:
 
 
 @numba.njit(cache=True)
-def _contract(xd: Any, xw: Any, ed: Any, ew: Any, falling: Any) -> float:
+def _zeroed(buffer: Any, size: int) -> Any:
+    """The first ``size`` entries of ``buffer`` set to zero, or a fresh array if it is short.
+
+    The contraction's tables are a few megabytes; reusing buffers kept between calls saves
+    their page faults (fresh pages cost about 0.4 ms per MB here).
+    """
+    if buffer.shape[0] < size:
+        return np.zeros(size)
+    view = buffer[:size]
+    view[:] = 0.0
+    return view
+
+
+@numba.njit(cache=True)
+def _contract(
+    xd: Any, xw: Any, ed: Any, ew: Any, falling: Any, buffer_a: Any, buffer_b: Any
+) -> float:
     """``sum_x sum_e xw[x] ew[e] prod_k falling[xd[x, k], ed[e, k]]``, one axis at a time.
 
     ``xd`` must be sorted with axis 9 most significant and ``ed`` with axis 0 most significant
@@ -409,20 +681,49 @@ def _contract(xd: Any, xw: Any, ed: Any, ew: Any, falling: Any) -> float:
     ne = ed.shape[0]
     if nx == 0 or ne == 0:
         return 0.0
-    # tail_id[i, k]: run of the i-th sorted x among tails over axes k..9 (level 10: one run)
-    tail_id = np.zeros((nx, 11), dtype=np.int64)
-    for i in range(1, nx):
-        a, b = i - 1, i
-        high = -1
-        for v in range(9, -1, -1):
-            if xd[a, v] != xd[b, v]:
-                high = v
-                break
-        for k in range(11):
-            tail_id[i, k] = tail_id[i - 1, k] + (1 if high >= k else 0)
-    n_tails = np.empty(11, dtype=np.int64)
-    for k in range(11):
-        n_tails[k] = tail_id[nx - 1, k] + 1
+    # Tail runs: tail t at level k (axes k..9) is its parent at level k+1 extended by a
+    # count on axis k. First count the runs per level (a row starts a new run at every level
+    # up to the highest axis where it differs from the previous row).
+    first_new = np.empty(nx, dtype=np.int64)  # the highest differing axis (-1: none)
+    first_new[0] = 9
+    n_tails = np.ones(11, dtype=np.int64)
+    low = np.full(10, _RADIX, dtype=np.int64)
+    highest = np.zeros(10, dtype=np.int64)
+    for i in range(nx):
+        if i > 0:
+            high = -1
+            for v in range(9, -1, -1):
+                if xd[i - 1, v] != xd[i, v]:
+                    high = v
+                    break
+            first_new[i] = high
+            for k in range(high + 1):
+                n_tails[k] += 1
+        for k in range(10):
+            low[k] = min(low[k], xd[i, k])
+            highest[k] = max(highest[k], xd[i, k])
+    span = np.empty(10, dtype=np.int64)
+    for k in range(10):
+        span[k] = highest[k] - low[k] + 1
+    # digit / up of tail t at level k in one ragged array (levels shrink fast: a dense
+    # (10, nx) pair of arrays cost megabytes of fresh pages per call)
+    level_start = np.zeros(11, dtype=np.int64)
+    for k in range(10):
+        level_start[k + 1] = level_start[k] + n_tails[k]
+    digit = np.empty(level_start[10], dtype=np.int64)
+    up = np.empty(level_start[10], dtype=np.int64)
+    current = np.zeros(11, dtype=np.int64)
+    current[:] = -1
+    current[10] = 0
+    table = _zeroed(buffer_a, span[0] * n_tails[1])
+    spare = buffer_b
+    for i in range(nx):
+        for k in range(first_new[i] + 1):
+            current[k] += 1
+        for k in range(first_new[i] + 1):
+            digit[level_start[k] + current[k]] = xd[i, k]
+            up[level_start[k] + current[k]] = current[k + 1]
+        table[(xd[i, 0] - low[0]) * n_tails[1] + current[1]] += xw[i]
     # prefix_id[i, k]: run of the i-th sorted e among prefixes over axes 0..k-1
     prefix_id = np.zeros((ne, 11), dtype=np.int64)
     for i in range(1, ne):
@@ -437,28 +738,8 @@ def _contract(xd: Any, xw: Any, ed: Any, ew: Any, falling: Any) -> float:
     n_prefixes = np.empty(11, dtype=np.int64)
     for k in range(11):
         n_prefixes[k] = prefix_id[ne - 1, k] + 1
-    # Tail t at level k (k < 10) is its parent at level k+1 extended by a count on axis k;
-    # a table U_k is stored padded, per prefix a block [count - low_k][parent at level k+1],
+    # A table U_k is stored padded, per prefix a block [count - low_k][parent at level k+1],
     # so that the next axis is a few dense vector sums (zeros stand for missing tails).
-    digit = np.zeros((10, nx), dtype=np.int64)
-    up = np.zeros((10, nx), dtype=np.int64)
-    for i in range(nx):
-        for k in range(10):
-            digit[k, tail_id[i, k]] = xd[i, k]
-            up[k, tail_id[i, k]] = tail_id[i, k + 1]
-    low = np.empty(10, dtype=np.int64)
-    span = np.empty(10, dtype=np.int64)
-    for k in range(10):
-        lowest, highest = _RADIX, 0
-        for t in range(n_tails[k]):
-            lowest = min(lowest, digit[k, t])
-            highest = max(highest, digit[k, t])
-        low[k] = lowest
-        span[k] = highest - lowest + 1
-    table = np.zeros(span[0] * n_tails[1])
-    for i in range(nx):
-        t = tail_id[i, 0]
-        table[(digit[0, t] - low[0]) * n_tails[1] + up[0, t]] += xw[i]
     for k in range(10):
         n_out = n_tails[k + 1]
         block_in = span[k] * n_out
@@ -469,7 +750,7 @@ def _contract(xd: Any, xw: Any, ed: Any, ew: Any, falling: Any) -> float:
             p = prefix_id[i, k + 1]
             parent[p] = prefix_id[i, k]
             exponent[p] = ed[i, k]
-        following = np.zeros(n_prefixes[k + 1] * block_out)
+        following = _zeroed(spare, n_prefixes[k + 1] * block_out)
         summed = np.empty(n_out)
         for p in range(n_prefixes[k + 1]):
             summed[:] = 0.0
@@ -483,11 +764,12 @@ def _contract(xd: Any, xw: Any, ed: Any, ew: Any, falling: Any) -> float:
                     summed[t] += coefficient * table[start + t]
             if k < 9:
                 for t in range(n_out):
-                    position = (digit[k + 1, t] - low[k + 1]) * n_tails[k + 2] + up[k + 1, t]
+                    at = level_start[k + 1] + t
+                    position = (digit[at] - low[k + 1]) * n_tails[k + 2] + up[at]
                     following[p * block_out + position] = summed[t]
             else:
                 following[p] = summed[0]
-        table = following
+        table, spare = following, table
     total = 0.0
     for i in range(ne):
         total += table[prefix_id[i, 10]] * ew[i]
@@ -507,6 +789,8 @@ def _finish_contracted(
     chosen_start: Any,
     and_table: Any,
     falling: Any,
+    buffer_a: Any,
+    buffer_b: Any,
 ) -> float:
     """The walk's states against the last hand and the dealer, one mask index at a time.
 
@@ -517,7 +801,13 @@ def _finish_contracted(
     aces most significant, so sorting by it is the order the contraction wants.
     """
     n = keys.shape[0]
-    order = _argsort(keys, 44)
+    ascending = True
+    for i in range(1, n):
+        if keys[i - 1] >= keys[i]:
+            ascending = False
+            break
+    # the sorted walk hands its states over in order already
+    order = np.arange(n) if ascending else _argsort(keys, 44)
     total = 0.0
     for part in range(weights.shape[1]):
         size = 0
@@ -561,7 +851,7 @@ def _finish_contracted(
             for k in range(9, -1, -1):
                 ed[i, k] = key % _RADIX
                 key //= _RADIX
-        total += _contract(xd, xw, ed, ew, falling)
+        total += _contract(xd, xw, ed, ew, falling, buffer_a, buffer_b)
     return total
 
 
@@ -572,7 +862,7 @@ def unique_probability_fast(
 ) -> float:
     """Float P(all cards unique), given each player's play-outs and the dealer's hand.
 
-    The walk adds every hand but the one with the most play-outs; that hand and the dealer
+    The walk adds every hand but the one with the fewest play-outs; that hand and the dealer
     become one list of exponents (cards of each value drawn after the walk), and the sum over
     (state, exponent) pairs is contracted axis by axis (:func:`_contract`). See
     docs/exchange.md, "Speed".
@@ -588,25 +878,27 @@ def unique_probability_fast(
     True
     """
     tables = dealer_tables(dealer)
-    # Hands with few play-outs first: the walk's intermediate state sets stay small.
+    # The hand with the fewest play-outs is contracted with the dealer (a shorter exponent
+    # list): on the two worst round-2 states of the bench the same and 11% faster than the
+    # most, which keeps the worst under 50 ms, at the price of a higher round-2 p99 (see
+    # docs/exchange.md, "Speed"). The others are walked fewest first (the intermediate state
+    # sets stay small).
     ordered = sorted(options_per_player, key=len)
-    keys, weights = _walk(ordered[:-1], tables, available)
-    last = ordered[-1]
-    o_counts = np.array([c for c, _, _ in last], dtype=np.int64).reshape(-1, 10)
-    o_codes = np.array([code for _, code, _ in last], dtype=np.int64)
-    o_orders = np.array([n for _, _, n in last], dtype=np.float64)
+    keys, weights = _walk(ordered[1:], tables, available, by_sorting=True)
+    last = _option_arrays(ordered[0])
     total = _finish_contracted(
         keys,
         weights,
-        o_counts,
-        o_codes,
-        o_orders,
+        last.counts,
+        last.codes,
+        last.orders,
         tables.counts,
         tables.orders,
         tables.chosen,
         tables.chosen_start,
         tables.and_table,
         _FALLING,
+        *_contract_buffers(),
     )
     return float(total)
 
