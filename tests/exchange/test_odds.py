@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 
 from twentyone.exchange import odds as odds_module
-from twentyone.exchange.certainty import decided_result
+from twentyone.exchange.certainty import all_decided, decided_result
 from twentyone.exchange.dealer import dealer_reachable
 from twentyone.exchange.game import ExchangeGame
 from twentyone.exchange.hands import EMPTY, VALUES, add_card
 from twentyone.exchange.odds import exchange_odds, player_model
+from twentyone.exchange.play import PlayerModel, shared_model
 from twentyone.exchange.selections import PLAYER_SELECTIONS, SELECTIONS
 from twentyone.exchange.state import ExchangeState
 from twentyone.exchange.unique_kernel import player_options, unique_probability_fast
@@ -173,14 +174,24 @@ def test_the_shared_model_is_warm_and_equal_to_a_cold_one() -> None:
             assert warm.finals(hand, up) == cold.finals(hand, up)
 
 
-def test_is_over_with_the_shared_model_matches_the_state() -> None:
+def test_is_over_uses_the_shared_model_and_matches_a_fresh_one() -> None:
     model = player_model()
+    assert shared_model(model.table) is model  # pricing and is_over share play-outs
+    fresh = PlayerModel(model.table)
     checked = 0
     for seed in range(40):
         game = ExchangeGame(InfiniteShoe(SeededRandomSource(9100 + seed)))
         while True:
             state = game.state()
-            assert odds_module._is_over(state, model) == state.is_over(model.table)
+            expected = state.started and (
+                all_decided(
+                    [fresh.reachable(s, state.up_value) for s in state.player_states()],
+                    dealer_reachable(state.dealer_state()),
+                )
+                if not state.played
+                else state.is_over(model.table)
+            )
+            assert state.is_over(model.table) == expected
             checked += 1
             if game.open_round is None:
                 break

@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Generic, TypeVar
 
-from twentyone.exchange.certainty import all_decided, decided_result
+from twentyone.exchange.certainty import decided_result
 from twentyone.exchange.dealer import VALUE_PROBABILITY, dealer_draws, dealer_reachable
 from twentyone.exchange.hands import (
     EMPTY,
@@ -40,7 +40,7 @@ from twentyone.exchange.hands import (
     final_code,
 )
 from twentyone.exchange.logic_table import LogicTable, load_logic_table
-from twentyone.exchange.play import PlayerModel
+from twentyone.exchange.play import PlayerModel, shared_model
 from twentyone.exchange.selections import (
     ALL_UNIQUE,
     DEALER_WINS_OR_TIES_ALL,
@@ -90,7 +90,7 @@ class SelectionOdds(Generic[N]):
         }
 
 
-_MODELS: dict[LogicTable, PlayerModel] = {}
+_WARMED: dict[LogicTable, PlayerModel] = {}
 
 
 def player_model(table: LogicTable | None = None) -> PlayerModel:
@@ -102,23 +102,11 @@ def player_model(table: LogicTable | None = None) -> PlayerModel:
     does not pay the page faults of tens of megabytes.
     """
     table = table or load_logic_table()
-    model = _MODELS.get(table)
+    model = _WARMED.get(table)
     if model is None:
-        model = _MODELS[table] = PlayerModel(table).warm()
+        model = _WARMED[table] = shared_model(table).warm()
         warm_scratch()
     return model
-
-
-def _is_over(state: ExchangeState, model: PlayerModel) -> bool:
-    """:meth:`ExchangeState.is_over` with the shared model's cached play-outs.
-
-    ``ExchangeState.is_over`` builds a fresh :class:`PlayerModel` before the players draw, so
-    it plays the four hands out again on every call (about 4 ms each on small cards).
-    """
-    if state.started and not state.played:
-        reach = [model.reachable(s, state.up_value) for s in state.player_states()]
-        return all_decided(reach, dealer_reachable(state.dealer_state()))
-    return state.is_over(model.table)
 
 
 @cache
@@ -186,7 +174,7 @@ def _class_figures(
         players = [{final_code(hand): number(1)} for hand in hands]
     else:
         players = [_convert(model.finals(hand, up), number) for hand in hands]
-    if _is_over(state, model):
+    if state.is_over(model.table):
         return _settled(players, dealer, number)
     return _class_odds(players, dealer, number)
 
@@ -204,7 +192,7 @@ def _unique(state: ExchangeState, model: PlayerModel, exact: bool) -> Fraction |
             return Fraction(0)
         seen.add(card)
         available[card.value - 1] -= 1
-    if _is_over(state, model):
+    if state.is_over(model.table):
         return Fraction(1)
     hands = state.player_states()
     if not exact:

@@ -127,3 +127,19 @@ class PlayerModel:
         out = [(counts, code, orders) for (counts, code), orders in sorted(tally.items())]
         self._draws[key] = out
         return out
+
+
+_SHARED: dict[LogicTable, PlayerModel] = {}
+
+
+def shared_model(table: LogicTable) -> PlayerModel:
+    """One memoised model per logic table and process, so play-outs are computed once.
+
+    >>> from twentyone.exchange.logic_table import load_logic_table
+    >>> shared_model(load_logic_table()) is shared_model(load_logic_table())
+    True
+    """
+    model = _SHARED.get(table)
+    if model is None:
+        model = _SHARED[table] = PlayerModel(table)
+    return model

@@ -29,7 +29,7 @@ from twentyone.exchange.certainty import all_decided
 from twentyone.exchange.dealer import dealer_draws, dealer_reachable
 from twentyone.exchange.hands import HandState, final_code, state_of
 from twentyone.exchange.logic_table import LogicTable
-from twentyone.exchange.play import PlayerModel
+from twentyone.exchange.play import shared_model
 
 PLAYERS = 4
 
@@ -150,7 +150,7 @@ class ExchangeState:
         if not self.started:
             return False
         if not self.played:
-            model = PlayerModel(table)
+            model = shared_model(table)
             reach = [model.reachable(s, self.up_value) for s in self.player_states()]
             return all_decided(reach, dealer_reachable(self.dealer_state()))
         dealer = self.dealer_state()
