@@ -723,7 +723,7 @@ def _contract(
         for k in range(first_new[i] + 1):
             digit[level_start[k] + current[k]] = xd[i, k]
             up[level_start[k] + current[k]] = current[k + 1]
-        table[(xd[i, 0] - low[0]) * n_tails[1] + current[1]] += xw[i]
+        table[current[1] * span[0] + xd[i, 0] - low[0]] += xw[i]
     # prefix_id[i, k]: run of the i-th sorted e among prefixes over axes 0..k-1
     prefix_id = np.zeros((ne, 11), dtype=np.int64)
     for i in range(1, ne):
@@ -738,8 +738,11 @@ def _contract(
     n_prefixes = np.empty(11, dtype=np.int64)
     for k in range(11):
         n_prefixes[k] = prefix_id[ne - 1, k] + 1
-    # A table U_k is stored padded, per prefix a block [count - low_k][parent at level k+1],
-    # so that the next axis is a few dense vector sums (zeros stand for missing tails).
+    # A table U_k is stored padded, per prefix a block [parent at level k+1][count - low_k]
+    # (zeros stand for missing tails): a tail's sum over axis k reads one short contiguous
+    # run, and the tails come out in the order of the next table's blocks, so it is written
+    # almost sequentially. The transposed layout ([count][parent]: dense vector sums, but
+    # writes strided by the number of parents) made the contraction 10 to 15% slower.
     for k in range(10):
         n_out = n_tails[k + 1]
         block_in = span[k] * n_out
@@ -751,24 +754,29 @@ def _contract(
             parent[p] = prefix_id[i, k]
             exponent[p] = ed[i, k]
         following = _zeroed(spare, n_prefixes[k + 1] * block_out)
-        summed = np.empty(n_out)
-        for p in range(n_prefixes[k + 1]):
-            summed[:] = 0.0
-            base = parent[p] * block_in
-            for j in range(span[k]):
-                coefficient = falling[low[k] + j, exponent[p]]
-                if coefficient == 0.0:
-                    continue
-                start = base + j * n_out
-                for t in range(n_out):
-                    summed[t] += coefficient * table[start + t]
+        width = span[k]
+        coefficient = np.empty(width)
+        # where tail t of level k+1 lands in U_{k+1}: its parent's block, then its count
+        position = np.empty(n_out, dtype=np.int64)
+        for t in range(n_out):
             if k < 9:
-                for t in range(n_out):
-                    at = level_start[k + 1] + t
-                    position = (digit[at] - low[k + 1]) * n_tails[k + 2] + up[at]
-                    following[p * block_out + position] = summed[t]
+                at = level_start[k + 1] + t
+                position[t] = up[at] * span[k + 1] + digit[at] - low[k + 1]
             else:
-                following[p] = summed[0]
+                position[t] = 0
+        for p in range(n_prefixes[k + 1]):
+            base = parent[p] * block_in
+            # falling(x, e) is 0 for x < e: those counts are skipped
+            first = max(exponent[p] - low[k], 0)
+            for j in range(first, width):
+                coefficient[j] = falling[low[k] + j, exponent[p]]
+            out = p * block_out
+            for t in range(n_out):
+                start = base + t * width
+                value = 0.0
+                for j in range(first, width):
+                    value += coefficient[j] * table[start + j]
+                following[out + position[t]] = value
         table, spare = following, table
     total = 0.0
     for i in range(ne):
