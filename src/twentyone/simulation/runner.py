@@ -177,14 +177,48 @@ def run_chunk(
     general table kernel (which gives the same totals: tests and the benchmark compare them).
     """
     stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
-    strategy = inputs.strategy
     params = inputs.rule_params
     decks = int(params[kernels.RP_DECKS])
+    box_work = play_rounds(
+        inputs,
+        params,
+        chunk_generator_state(seed, chunk),
+        rounds,
+        stats,
+        np.zeros(52 * decks, dtype=np.int8),
+        np.zeros(kernels.SS_SIZE, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        table=table,
+    )
+    if box_work is None:
+        # The one-box kernel leaves the per-box sums to its caller: with one box they are the
+        # round's (nothing is added to the hot loop for them).
+        stats[kernels.ST_BOXES] = stats[kernels.ST_ROUNDS]
+        stats[kernels.ST_BOX_NET2] = stats[kernels.ST_NET2]
+    return stats
+
+
+def play_rounds(
+    inputs: KernelInputs,
+    params: npt.NDArray[np.int64],
+    generator_state: npt.NDArray[np.uint64],
+    rounds: int,
+    stats: npt.NDArray[np.int64],
+    shoe: npt.NDArray[np.int8],
+    shoe_state: npt.NDArray[np.int64],
+    trace: npt.NDArray[np.int64],
+    table: bool = False,
+) -> npt.NDArray[np.int64] | None:
+    """Run the kernel that plays ``inputs``: the one-box kernel for one box playing a chart
+    (unless ``table``), else the table kernel, whose per-box rows (``kernels.BW_*``) are
+    returned (``None`` from the one-box kernel)."""
+    strategy = inputs.strategy
     if table or not inputs.one_box_chart:
+        box_work = np.zeros((kernels.BW_SIZE, inputs.boxes), dtype=np.int64)
         kernels.simulate_table_rounds(
             params,
             inputs.boxes,
-            chunk_generator_state(seed, chunk),
+            generator_state,
             rounds,
             base_codes(strategy),
             strategy.codes,
@@ -197,16 +231,16 @@ def run_chunk(
             inputs.ramp_units,
             inputs.insurance_threshold,
             stats,
-            np.zeros(52 * decks, dtype=np.int8),
-            np.zeros(kernels.SS_SIZE, dtype=np.int64),
+            shoe,
+            shoe_state,
             hand_workspace(params, inputs.boxes),
-            np.zeros((kernels.BW_SIZE, inputs.boxes), dtype=np.int64),
-            np.zeros(0, dtype=np.int64),
+            box_work,
+            trace,
         )
-        return stats
+        return box_work
     kernels.simulate_rounds(
-        inputs.rule_params,
-        chunk_generator_state(seed, chunk),
+        params,
+        generator_state,
         rounds,
         base_codes(strategy),
         strategy.codes,
@@ -217,16 +251,12 @@ def run_chunk(
         inputs.ramp_units,
         inputs.insurance_threshold,
         stats,
-        np.zeros(52 * decks, dtype=np.int8),
-        np.zeros(kernels.SS_SIZE, dtype=np.int64),
+        shoe,
+        shoe_state,
         hand_workspace(params),
-        np.zeros(0, dtype=np.int64),
+        trace,
     )
-    # The one-box kernel leaves the per-box sums to its caller: with one box they are the
-    # round's (nothing is added to the hot loop for them).
-    stats[kernels.ST_BOXES] = stats[kernels.ST_ROUNDS]
-    stats[kernels.ST_BOX_NET2] = stats[kernels.ST_NET2]
-    return stats
+    return None
 
 
 def base_codes(strategy: EncodedStrategy) -> npt.NDArray[np.int8]:

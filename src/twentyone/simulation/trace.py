@@ -39,12 +39,7 @@ from twentyone.rules import PLAYING_RULE_KEYS, Peek, Rules
 from twentyone.simulation import kernels
 from twentyone.simulation.encoding import ticks_per_unit
 from twentyone.simulation.errors import SimulationError
-from twentyone.simulation.runner import (
-    KernelInputs,
-    SimulationConfig,
-    base_codes,
-    hand_workspace,
-)
+from twentyone.simulation.runner import KernelInputs, SimulationConfig, play_rounds
 
 _DECISIONS = {
     kernels.DECISION_NO_INSURANCE: "no-insurance",
@@ -98,53 +93,12 @@ def trace_round(config: SimulationConfig, cards: Sequence[Card], bet: int = 1000
     trace = np.zeros(_MAX_DECISIONS, dtype=np.int64)
     state = np.zeros(kernels.SS_SIZE, dtype=np.int64)
     stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
-    strategy = inputs.strategy
     no_random = np.zeros(4, dtype=np.uint64)  # nothing is random in a scripted round
     # The same kernel as a simulation of this config: the one-box kernel or the table kernel.
-    if inputs.one_box_chart:
-        kernels.simulate_rounds(
-            params,
-            no_random,
-            1,
-            base_codes(strategy),
-            strategy.codes,
-            strategy.thresholds,
-            strategy.counts,
-            inputs.tags,
-            inputs.ramp_thresholds,
-            inputs.ramp_units,
-            inputs.insurance_threshold,
-            stats,
-            ranks,
-            state,
-            hand_workspace(params),
-            trace,
-        )
+    box_work = play_rounds(inputs, params, no_random, 1, stats, ranks, state, trace)
+    if box_work is None:
         net_ticks = [int(stats[kernels.ST_NET])]
     else:
-        box_work = np.zeros((kernels.BW_SIZE, inputs.boxes), dtype=np.int64)
-        kernels.simulate_table_rounds(
-            params,
-            inputs.boxes,
-            no_random,
-            1,
-            base_codes(strategy),
-            strategy.codes,
-            strategy.thresholds,
-            strategy.counts,
-            inputs.cd_child,
-            inputs.cd_codes,
-            inputs.tags,
-            inputs.ramp_thresholds,
-            inputs.ramp_units,
-            inputs.insurance_threshold,
-            stats,
-            ranks,
-            state,
-            hand_workspace(params, inputs.boxes),
-            box_work,
-            trace,
-        )
         net_ticks = [int(net) for net in box_work[kernels.BW_NET]]
     used = int(state[kernels.SS_POS])
     decisions = int(state[kernels.SS_TRACE_LEN])
