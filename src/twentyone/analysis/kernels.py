@@ -458,6 +458,33 @@ def composition_sum(shoe, shift, states, masses, entries, orderings):  # type: i
 
 
 @njit(cache=True)
+def _hash_add(keys, found, used, key, amount):  # type: ignore[no-untyped-def]
+    """Add ``amount`` to ``key``'s entry of an open-addressing table (keys >= 0, -1 = empty),
+    doubling it when it would be more than half full. Returns (keys, found, used)."""
+    capacity = len(keys)
+    if 2 * (used + 1) > capacity:
+        old_keys, old_found = keys, found
+        capacity *= 2
+        keys = np.full(capacity, -1, dtype=np.int64)
+        found = np.zeros(capacity)
+        for old in range(len(old_keys)):
+            if old_keys[old] >= 0:
+                place = (old_keys[old] * 0x5851F42D4C957F2D) & (capacity - 1)
+                while keys[place] >= 0:
+                    place = (place + 1) & (capacity - 1)
+                keys[place] = old_keys[old]
+                found[place] = old_found[old]
+    place = (key * 0x5851F42D4C957F2D) & (capacity - 1)
+    while keys[place] >= 0 and keys[place] != key:
+        place = (place + 1) & (capacity - 1)
+    if keys[place] < 0:
+        keys[place] = key
+        used += 1
+    found[place] += amount
+    return keys, found, used
+
+
+@njit(cache=True)
 def expand_compositions(shoe, shift, states, masses, entries, orderings, radix):  # type: ignore[no-untyped-def]
     """The states after one more table event: every ``states[s] + entries[e]`` with mass
     ``masses[s] * orderings[e] * P(entry e's cards in one order | shoe - shift - states[s])``,
@@ -507,25 +534,7 @@ def expand_compositions(shoe, shift, states, masses, entries, orderings, radix):
             if term == 0.0:
                 continue
             key = state_key + entry_keys[entry]
-            if 2 * (used + 1) > capacity:  # keep the table at most half full
-                old_keys, old_found = keys, found
-                capacity *= 2
-                keys = np.full(capacity, -1, dtype=np.int64)
-                found = np.zeros(capacity)
-                for old in range(len(old_keys)):
-                    if old_keys[old] >= 0:
-                        place = (old_keys[old] * 0x5851F42D4C957F2D) & (capacity - 1)
-                        while keys[place] >= 0:
-                            place = (place + 1) & (capacity - 1)
-                        keys[place] = old_keys[old]
-                        found[place] = old_found[old]
-            place = (key * 0x5851F42D4C957F2D) & (capacity - 1)
-            while keys[place] >= 0 and keys[place] != key:
-                place = (place + 1) & (capacity - 1)
-            if keys[place] < 0:
-                keys[place] = key
-                used += 1
-            found[place] += term
+            keys, found, used = _hash_add(keys, found, used, key, term)
     occupied = np.flatnonzero(keys >= 0)
     compositions = np.empty((len(occupied), 10), dtype=np.int64)
     for row in range(len(occupied)):
@@ -567,24 +576,6 @@ def pair_sums(codes, weights):  # type: ignore[no-untyped-def]
     for first in range(len(codes)):
         for second in range(len(codes)):
             key = codes[first] + codes[second]
-            if 2 * (used + 1) > capacity:  # keep the table at most half full
-                old_keys, old_found = keys, found
-                capacity *= 2
-                keys = np.full(capacity, -1, dtype=np.int64)
-                found = np.zeros(capacity)
-                for old in range(len(old_keys)):
-                    if old_keys[old] >= 0:
-                        place = (old_keys[old] * 0x5851F42D4C957F2D) & (capacity - 1)
-                        while keys[place] >= 0:
-                            place = (place + 1) & (capacity - 1)
-                        keys[place] = old_keys[old]
-                        found[place] = old_found[old]
-            place = (key * 0x5851F42D4C957F2D) & (capacity - 1)
-            while keys[place] >= 0 and keys[place] != key:
-                place = (place + 1) & (capacity - 1)
-            if keys[place] < 0:
-                keys[place] = key
-                used += 1
-            found[place] += weights[first] * weights[second]
+            keys, found, used = _hash_add(keys, found, used, key, weights[first] * weights[second])
     occupied = np.flatnonzero(keys >= 0)
     return keys[occupied], found[occupied]
