@@ -9,6 +9,10 @@ runners hold a :class:`Clock`. Production uses :class:`SystemClock`; tests and r
 0.0
 >>> clock.advance(31.5); clock.now()
 31.5
+>>> ManualClock(10**400)
+Traceback (most recent call last):
+...
+twentyone.clock.ClockError: a time must be a finite number of seconds within 10^12, not 1000...
 >>> clock.advance(-1)
 Traceback (most recent call last):
 ...
@@ -66,7 +70,18 @@ class ManualClock:
         self.advance(_seconds(now) - self._now)
 
 
+#: Times and steps are bounded (about 31,700 years) so that no arithmetic on them can overflow.
+MAX_SECONDS = 1e12
+
+
 def _seconds(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ClockError(f"a time must be a finite number of seconds, not {value!r}")
+    # Compare before converting: float(10**400) itself raises OverflowError.
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not -MAX_SECONDS <= value <= MAX_SECONDS
+        or not math.isfinite(value)
+    ):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ClockError(f"a time must be a finite number of seconds within 10^12, not {shown}")
     return float(value)
