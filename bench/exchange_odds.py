@@ -21,8 +21,8 @@ import platform
 import statistics
 import time
 
+from twentyone.analysis.exchange.odds import exchange_odds, player_model
 from twentyone.exchange.game import ExchangeGame
-from twentyone.exchange.odds import exchange_odds, player_model
 from twentyone.exchange.state import ExchangeState
 from twentyone.randomness import SeededRandomSource
 from twentyone.shoe import InfiniteShoe

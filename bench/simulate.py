@@ -2,8 +2,8 @@
 
 Prints one JSON object. For the casino and online presets (6 decks, basic strategy, every rule
 of the preset, shuffles included) it measures one worker, then the same total rounds with one
-worker and with all workers (the scaling ratio); for the casino table also the general table
-kernel with 1, 3 and 7 boxes (rounds, box-rounds and hands per second) and composition-dependent
+worker and with all workers (the scaling ratio); for the casino table also 1 (the kernel's
+one-box path), 3 and 7 boxes (rounds, box-rounds and hands per second) and composition-dependent
 play; then the startup of a fresh process with the kernels cached; then
 (``--accuracy-rounds``) the self-check of the spec: a continuous-shuffle run of each preset
 against the exact basic-strategy EV, and of CD play against the exact optimal-CD EV, in
@@ -84,14 +84,14 @@ def one_core(config: SimulationConfig, rounds: int, seed: int, repeat: int) -> d
     return {"rounds": rounds, "median": summary, "runs": runs}
 
 
-def kernel_speed(config: SimulationConfig, rounds: int, seed: int, table: bool) -> dict[str, Any]:
-    """One chunk in this process: CPU time of the one-box kernel or of the table kernel."""
+def kernel_speed(config: SimulationConfig, rounds: int, seed: int) -> dict[str, Any]:
+    """One chunk in this process: CPU time of the round kernel."""
     inputs = KernelInputs.from_config(config)
     started = time.process_time()
-    stats = run_chunk(inputs, seed, 0, rounds, table=table)
+    stats = run_chunk(inputs, seed, 0, rounds)
     cpu = time.process_time() - started
     return {
-        "kernel": "table" if table else "one-box",
+        "path": "one-box" if inputs.one_box_chart else "table",
         "boxes": config.boxes,
         "rounds": rounds,
         "cpu_seconds": cpu,
@@ -102,23 +102,16 @@ def kernel_speed(config: SimulationConfig, rounds: int, seed: int, table: bool) 
 
 
 def table_speeds(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
-    """Casino table: the one-box kernel and the table kernel with 1 box alternately (the cost of
-    the general loop, same seeds, same totals), then 3 and 7 boxes, then CD play."""
+    """Casino table: 1 box (the kernel's one-box path), 3 and 7 boxes, then CD play."""
     chart, source = default_chart(CASINO)
-    one = SimulationConfig(CASINO, chart, source)
-    runs: dict[str, list[dict[str, Any]]] = {"one-box kernel": [], "table kernel, 1 box": []}
-    for index in range(repeat):
-        runs["one-box kernel"].append(kernel_speed(one, rounds, seed + index, table=False))
-        runs["table kernel, 1 box"].append(kernel_speed(one, rounds, seed + index, table=True))
-    for boxes in (3, 7):
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for boxes in (1, 3, 7):
         config = SimulationConfig(CASINO, chart, source, boxes=boxes)
-        runs[f"{boxes} boxes"] = [
-            kernel_speed(config, rounds, seed + index, table=True) for index in range(repeat)
+        runs[f"{boxes} box{'es' if boxes > 1 else ''}"] = [
+            kernel_speed(config, rounds, seed + index) for index in range(repeat)
         ]
     cd = SimulationConfig(CASINO, chart, source, cd=cd_strategy(CASINO))
-    runs["CD play, 1 box"] = [
-        kernel_speed(cd, rounds, seed + index, table=True) for index in range(repeat)
-    ]
+    runs["CD play, 1 box"] = [kernel_speed(cd, rounds, seed + index) for index in range(repeat)]
     return {
         name: {
             "median": {
@@ -180,7 +173,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
 
-    warm_up(table=True)
+    warm_up()
     out: dict[str, Any] = {
         "machine": {
             "processor": platform.processor() or platform.machine(),

@@ -36,11 +36,11 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from twentyone.analysis.vinte.bots import Bot, HeuristicBot, VinteBot
 from twentyone.randomness import SeededRandomSource
-from twentyone.vinte.bots import Bot, HeuristicBot, VinteBot
+from twentyone.tables.vinte import play_match
 from twentyone.vinte.game import MatchState
 from twentyone.vinte.settings import SeatSpec, VinteSettings, VinteTable
-from twentyone.vinte.table import play_match
 
 Z95 = 1.959963984540054
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from twentyone.errors import TwentyOneError
+from twentyone.errors import TwentyOneError, shown
 
 __all__ = [
     "MAX_AMOUNT",
@@ -52,11 +52,13 @@ def check_amount(
 ) -> int:
     """``value`` if it is an ``int`` (not a ``bool``) within ``[minimum, maximum]``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MoneyError(f"{what} must be a whole number of minor units (an int), not {value!r}")
+        raise MoneyError(
+            f"{what} must be a whole number of minor units (an int), not {shown(value)}"
+        )
     if value < minimum or value > maximum:
         raise MoneyError(
             f"{what} must be between {format_money(minimum)} and {format_money(maximum)},"
-            f" not {format_money(value) if abs(value) <= MAX_AMOUNT else 'a huge number'}"
+            f" not {format_money(value) if abs(value) <= MAX_AMOUNT else shown(value)}"
         )
     return value
 
@@ -70,11 +72,11 @@ def check_ratio(
 ) -> Fraction:
     """``value`` as a ``Fraction`` if it is an exact ratio (``Fraction`` or ``int``) in range."""
     if isinstance(value, bool) or not isinstance(value, Fraction | int):
-        raise MoneyError(f"{what} must be an exact fraction, not {value!r}")
+        raise MoneyError(f"{what} must be an exact fraction, not {shown(value)}")
     ratio = Fraction(value)
     if ratio < minimum or (maximum is not None and ratio > maximum):
         upper = "" if maximum is None else f" and at most {maximum}"
-        raise MoneyError(f"{what} must be at least {minimum}{upper}, not {ratio}")
+        raise MoneyError(f"{what} must be at least {minimum}{upper}, not {shown(ratio)}")
     return ratio
 
 
@@ -91,12 +93,12 @@ _MONEY_TEXT = re.compile(r"(?:0|[1-9][0-9]{0,2}(?:,[0-9]{3})+|[1-9][0-9]*)(?:\.[
 def parse_money(text: str, *, maximum: int = MAX_AMOUNT) -> int:
     """Decimal text (ASCII digits, optional thousands commas, at most two decimals) -> minor units."""
     if not isinstance(text, str):
-        raise MoneyError(f"an amount must be text, not {text!r}")
+        raise MoneyError(f"an amount must be text, not {shown(text)}")
     stripped = text.strip()
     if len(stripped) > 40 or not _MONEY_TEXT.fullmatch(stripped):
-        shown = stripped if len(stripped) <= 40 else stripped[:37] + "..."
+        quoted = stripped if len(stripped) <= 40 else stripped[:37] + "..."
         raise MoneyError(
-            f"{shown!r} is not an amount (digits, with at most two decimals, like 12.50)"
+            f"{quoted!r} is not an amount (digits, with at most two decimals, like 12.50)"
         )
     whole, _, cents = stripped.replace(",", "").partition(".")
     minor = int(whole) * 100 + int(cents.ljust(2, "0") or "0")

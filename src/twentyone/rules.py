@@ -8,18 +8,29 @@
 >>> CASINO.replace(max_hands=0)
 Traceback (most recent call last):
 ...
-twentyone.errors.InvalidRulesError: max_hands must be an integer >= 1, got 0
+twentyone.errors.InvalidRulesError: max_hands must be 1 to 16 (1: no split), got 0
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from twentyone.errors import InvalidRulesError
+from twentyone.errors import InvalidRulesError, shown
+from twentyone.money import MAX_AMOUNT
+
+#: The allowed ranges of the numeric rules (the errors state them).
+MAX_DECKS = 8
+MAX_HANDS = 16
+MAX_BOXES = 7
+MAX_BLACKJACK_PAYS = 10
+MAX_PAYS_DENOMINATOR = 100
+#: A penetration is a share of the shoe given to at most four decimals (or as a small fraction).
+MAX_DENOMINATOR = 10_000
 
 
 class Shuffle(enum.Enum):
@@ -120,20 +131,43 @@ class Rules:
 
     def __post_init__(self) -> None:
         _check_types(self)
-        if self.decks is not None and self.decks < 1:
-            raise InvalidRulesError(f"decks must be an integer >= 1 or infinite, got {self.decks}")
-        if not 0 < self.penetration < 1:
-            raise InvalidRulesError(f"penetration must be between 0 and 1, got {self.penetration}")
-        if self.blackjack_pays <= 0:
-            raise InvalidRulesError(f"blackjack_pays must be positive, got {self.blackjack_pays}")
-        if self.max_hands < 1:
-            raise InvalidRulesError(f"max_hands must be an integer >= 1, got {self.max_hands}")
-        if self.min_bet < 1 or self.max_bet < self.min_bet:
+        if self.decks is not None and not 1 <= self.decks <= MAX_DECKS:
             raise InvalidRulesError(
-                f"table limits need 1 <= min_bet <= max_bet, got {self.min_bet}..{self.max_bet}"
+                f"decks must be 1 to {MAX_DECKS} or infinite, got {shown(self.decks)}"
             )
-        if self.max_boxes < 1:
-            raise InvalidRulesError(f"max_boxes must be >= 1, got {self.max_boxes}")
+        if not 0 < self.penetration < 1 or self.penetration.denominator > MAX_DENOMINATOR:
+            raise InvalidRulesError(
+                "penetration must be a share of the shoe more than 0 and less than 1 (like 0.75),"
+                f" got {_decimal(self.penetration)}"
+            )
+        if (
+            not 0 < self.blackjack_pays <= MAX_BLACKJACK_PAYS
+            or self.blackjack_pays.denominator > MAX_PAYS_DENOMINATOR
+        ):
+            raise InvalidRulesError(
+                f"blackjack_pays must be a ratio above 0:1 and at most {MAX_BLACKJACK_PAYS}:1 with"
+                f" a second number up to {MAX_PAYS_DENOMINATOR}, got {_ratioshown(self.blackjack_pays)}"
+            )
+        if not 1 <= self.max_hands <= MAX_HANDS:
+            raise InvalidRulesError(
+                f"max_hands must be 1 to {MAX_HANDS} (1: no split), got {shown(self.max_hands)}"
+            )
+        if not 1 <= self.min_bet <= self.max_bet <= MAX_AMOUNT:
+            raise InvalidRulesError(
+                f"table limits need 1 <= min_bet <= max_bet <= {MAX_AMOUNT},"
+                f" got {shown(self.min_bet)}..{shown(self.max_bet)}"
+            )
+        if not 1 <= self.max_boxes <= MAX_BOXES:
+            raise InvalidRulesError(
+                f"max_boxes must be 1 to {MAX_BOXES}, got {shown(self.max_boxes)}"
+            )
+
+    @classmethod
+    def from_json(cls, data: object) -> Rules:
+        """Rules from their JSON form (:meth:`to_json`, or :func:`rules_state` for the exact,
+        complete form); fields not given keep their defaults. Every problem is an
+        :class:`InvalidRulesError`."""
+        return rules_from_json(data)
 
     @property
     def infinite(self) -> bool:
@@ -182,7 +216,38 @@ def _check_types(rules: Rules) -> None:
         is_int_field = int in types and bool not in types
         if not isinstance(value, types) or (is_int_field and isinstance(value, bool)):
             expected = " or ".join("infinite" if t is type(None) else t.__name__ for t in types)
-            raise InvalidRulesError(f"{name} must be {expected}, got {value!r}")
+            raise InvalidRulesError(f"{name} must be {expected}, got {shown(value)}")
+
+
+def _decimal(value: Fraction) -> str:
+    """A fraction as a decimal for messages (``1.5``, ``0.333333``), never ``3/2``."""
+    if abs(value) >= 10**18:
+        return "a huge number"
+    return f"{float(value):.6g}"
+
+
+def _ratioshown(value: Fraction) -> str:
+    if abs(value.numerator) >= 10**18 or value.denominator >= 10**18:
+        return "a huge ratio"
+    return format_ratio(value)
+
+
+_RATIO_TEXT = re.compile(r"([0-9]{1,4}):([0-9]{1,4})")
+_SHARE_TEXT = re.compile(r"[0-9]{0,6}\.[0-9]{1,6}|[0-9]{1,6}(?:/[0-9]{1,6})?")
+
+
+def parse_share(text: object, what: str = "penetration") -> Fraction:
+    """A share such as ``0.75`` or ``3/4`` (ASCII digits, short) as an exact fraction.
+
+    >>> parse_share("0.8"), parse_share("2/3")
+    (Fraction(4, 5), Fraction(2, 3))
+    """
+    if not isinstance(text, str) or not _SHARE_TEXT.fullmatch(text):
+        raise InvalidRulesError(f"{what} must be a number like 0.75, got {shown(text)}")
+    try:
+        return Fraction(text)
+    except ZeroDivisionError:
+        raise InvalidRulesError(f"{what} must be a number like 0.75, got {shown(text)}") from None
 
 
 def parse_ratio(text: str) -> Fraction:
@@ -191,13 +256,12 @@ def parse_ratio(text: str) -> Fraction:
     >>> parse_ratio("6:5")
     Fraction(6, 5)
     """
-    try:
-        numerator, denominator = (int(part) for part in str(text).split(":"))
-        ratio = Fraction(numerator, denominator)
-    except (ValueError, ZeroDivisionError):
-        raise InvalidRulesError(f"a ratio must look like 3:2, got {text!r}") from None
+    match = _RATIO_TEXT.fullmatch(text) if isinstance(text, str) else None
+    if match is None or int(match[2]) == 0:
+        raise InvalidRulesError(f"a ratio must look like 3:2, got {shown(text)}")
+    ratio = Fraction(int(match[1]), int(match[2]))
     if ratio <= 0:
-        raise InvalidRulesError(f"a ratio must be positive, got {text!r}")
+        raise InvalidRulesError(f"a ratio must be positive, got {shown(text)}")
     return ratio
 
 
@@ -207,35 +271,46 @@ def format_ratio(ratio: Fraction) -> str:
 
 def format_shuffle(rules: Rules) -> str:
     if rules.shuffle is Shuffle.CUT_CARD:
-        return f"cut:{float(rules.penetration):g}"
+        return f"cut:{_share_text(rules.penetration)}"
     return str(rules.shuffle.value)
+
+
+def _share_text(share: Fraction) -> str:
+    """A share as short decimal text when that is exact, else as ``n/d``."""
+    text = f"{float(share):g}"
+    return text if "e" not in text and Fraction(text) == share else format_fraction(share)
+
+
+def format_fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
 
 
 def parse_shuffle(text: str) -> dict[str, Any]:
     """``round``, ``continuous`` or ``cut:0.75`` as Rules fields."""
     if text in ("round", "continuous"):
         return {"shuffle": Shuffle(text)}
-    if text.startswith("cut"):
-        _, _, fraction = text.partition(":")
-        try:
-            penetration = Fraction(fraction or "0.75")
-        except ValueError:
+    if isinstance(text, str) and text.startswith("cut"):
+        _, colon, share = text.partition(":")
+        if text != "cut" and not colon:
             raise InvalidRulesError(
-                f"penetration must be a number like 0.75, got {fraction!r}"
-            ) from None
+                f"shuffle must be round, continuous or cut:FRACTION, got {shown(text)}"
+            )
+        penetration = parse_share(share) if share else Fraction(3, 4)
         return {"shuffle": Shuffle.CUT_CARD, "penetration": penetration}
-    raise InvalidRulesError(f"shuffle must be round, continuous or cut:FRACTION, got {text!r}")
+    raise InvalidRulesError(f"shuffle must be round, continuous or cut:FRACTION, got {shown(text)}")
+
+
+_DECKS_TEXT = re.compile(r"[0-9]{1,3}")
 
 
 def parse_decks(value: object) -> int | None:
-    if value in ("inf", "infinite", None):
+    if value is None or (isinstance(value, str) and value in ("inf", "infinite")):
         return None
-    if isinstance(value, bool):
-        raise InvalidRulesError(f"decks must be a whole number or 'inf', got {value!r}")
-    try:
-        return int(str(value))
-    except ValueError:
-        raise InvalidRulesError(f"decks must be a whole number or 'inf', got {value!r}") from None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _DECKS_TEXT.fullmatch(value.strip()):
+        return int(value)
+    raise InvalidRulesError(f"decks must be a whole number or 'inf', got {shown(value)}")
 
 
 _ENUM_FIELDS: dict[str, type[enum.Enum]] = {
@@ -289,34 +364,55 @@ def rules_to_json(rules: Rules) -> dict[str, Any]:
     return dict(sorted(out.items()))
 
 
+def rules_state(rules: Rules) -> dict[str, Any]:
+    """The exact and complete JSON form of ``rules`` (saved game states): :func:`rules_to_json`
+    plus the penetration as a fraction; :meth:`Rules.from_json` reads it back unchanged.
+
+    >>> from twentyone.presets import CASINO
+    >>> Rules.from_json(rules_state(CASINO.replace(penetration=Fraction(2, 3)))).penetration
+    Fraction(2, 3)
+    """
+    return {**rules_to_json(rules), "penetration": format_fraction(rules.penetration)}
+
+
 def overrides_from_json(data: object) -> dict[str, Any]:
     """Turn JSON rule overrides (scenario ``rules`` object) into Rules fields."""
     if not isinstance(data, dict):
         raise InvalidRulesError(f"rules must be an object of overrides, got {type(data).__name__}")
     fields: dict[str, Any] = {}
+    penetration: Fraction | None = None
     for key, value in data.items():
         if key == "decks":
             fields["decks"] = parse_decks(value)
         elif key == "shuffle":
-            fields.update(parse_shuffle(str(value)))
+            if not isinstance(value, str):
+                raise InvalidRulesError(
+                    f"shuffle must be round, continuous or cut:FRACTION, got {shown(value)}"
+                )
+            fields.update(parse_shuffle(value))
+        elif key == "penetration":
+            penetration = parse_share(value)
         elif key == "blackjack_pays":
-            fields["blackjack_pays"] = parse_ratio(str(value))
+            fields["blackjack_pays"] = parse_ratio(value)
         elif key in _ENUM_FIELDS:
-            try:
-                fields[key] = _ENUM_FIELDS[key](value)
-            except ValueError:
-                allowed = ", ".join(str(m.value) for m in _ENUM_FIELDS[key])
-                raise InvalidRulesError(f"{key} must be one of {allowed}, got {value!r}") from None
+            members = _ENUM_FIELDS[key]
+            member = next((m for m in members if isinstance(value, str) and m.value == value), None)
+            if member is None:
+                allowed = ", ".join(str(m.value) for m in members)
+                raise InvalidRulesError(f"{key} must be one of {allowed}, got {shown(value)}")
+            fields[key] = member
         elif key in _BOOL_FIELDS:
             if not isinstance(value, bool):
-                raise InvalidRulesError(f"{key} must be true or false, got {value!r}")
+                raise InvalidRulesError(f"{key} must be true or false, got {shown(value)}")
             fields[key] = value
         elif key in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidRulesError(f"{key} must be a whole number, got {value!r}")
+                raise InvalidRulesError(f"{key} must be a whole number, got {shown(value)}")
             fields[key] = value
         else:
-            raise InvalidRulesError(f"unknown rule option {key!r}")
+            raise InvalidRulesError(f"unknown rule option {shown(key)}")
+    if penetration is not None:  # after "shuffle", whose cut:X also sets it
+        fields["penetration"] = penetration
     return fields
 
 

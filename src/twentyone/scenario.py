@@ -1,8 +1,16 @@
 """Scenarios: a complete, deterministic description of one round, and its replay.
 
 The format (spec ``interfaces.md``) is the project's rule-test format, the bug-report format
-and the recall format. House-banked games (``casino``, ``online``) are played here; other games
-register their own runner in :data:`RUNNERS`.
+and the recall format. :func:`run_scenario` hands a scenario to the runner its game has in the
+registry (:mod:`twentyone.games`); the house-banked games (``casino``, ``online``) are played
+here, by :func:`run_house_scenario`.
+
+A file may wrap its scenario as ``{"description": ..., "scenario": {...}, "expect": ...}`` (the
+Exchange rule tests do): :func:`run_scenario` plays the wrapped scenario.
+
+Cards (one rule for every game): ``cards`` is the shoe from the top. A shoe that runs out is an
+error naming the missing card; cards never reached are the rest of the shoe and are ignored, as
+a real shoe always holds more cards than a round uses.
 
 >>> out = run_scenario({
 ...     "game": "casino",
@@ -16,41 +24,47 @@ register their own runner in :data:`RUNNERS`.
 
 from __future__ import annotations
 
-import importlib
-import json
-from collections.abc import Callable
 from typing import Any
 
 from twentyone.cards import Card
 from twentyone.errors import ScenarioError, ShoeExhaustedError, TwentyOneError
+from twentyone.games import game as registered_game
+from twentyone.games import house_banked_games
 from twentyone.house.actions import Action
 from twentyone.house.events import CardDealt, Decided
 from twentyone.house.round import Round
+from twentyone.jsonio import JsonInputError, parse_json
 from twentyone.presets import preset
 from twentyone.rules import PLAYING_RULE_KEYS, Rules, overrides_from_json
 from twentyone.shoe import ScriptedShoe, check_possible
 
-Runner = Callable[[dict[str, Any]], dict[str, Any]]
-
 #: Rule keys a house-banked scenario may override (table limits and box counts stay the preset's).
 SCENARIO_RULE_KEYS = frozenset(PLAYING_RULE_KEYS)
 
-#: Runners of games played elsewhere: game name -> "module:function", imported on demand.
-RUNNERS: dict[str, str] = {
-    "exchange": "twentyone.exchange.scenario:run_exchange_scenario",
-    "vinte": "twentyone.vinte.scenario:run_vinte_scenario",
-}
-HOUSE_GAMES = ("casino", "online")
 
+def load_scenario(text: str | bytes, what: str = "scenario") -> dict[str, Any]:
+    """Parse scenario JSON (bounded: :func:`twentyone.jsonio.parse_json`); malformed or
+    oversized input is a :class:`ScenarioError`.
 
-def load_scenario(text: str) -> dict[str, Any]:
-    """Parse scenario JSON text; malformed JSON is a :class:`ScenarioError`."""
+    >>> load_scenario('[' * 40 + ']' * 40)
+    Traceback (most recent call last):
+    ...
+    twentyone.errors.ScenarioError: scenario nests deeper than 32 levels
+    """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ScenarioError(f"scenario is not valid JSON: {error}") from None
+        data = parse_json(text, what)
+    except JsonInputError as error:
+        raise ScenarioError(str(error)) from None
     if not isinstance(data, dict):
         raise ScenarioError("a scenario must be a JSON object")
+    return data
+
+
+def unwrap_scenario(data: dict[str, Any]) -> dict[str, Any]:
+    """The scenario itself: ``data``, or the object it wraps under ``"scenario"``."""
+    if "game" not in data and isinstance(data.get("scenario"), dict):
+        inner: dict[str, Any] = data["scenario"]
+        return inner
     return data
 
 
@@ -58,19 +72,13 @@ def run_scenario(data: dict[str, Any]) -> dict[str, Any]:
     """Play a scenario object and return everything that happened (the replay JSON)."""
     if not isinstance(data, dict):
         raise ScenarioError("a scenario must be a JSON object")
-    game = data.get("game")
-    if game in HOUSE_GAMES:
-        return run_house_scenario(data)
-    if isinstance(game, str) and game in RUNNERS:
-        module_name, _, function_name = RUNNERS[game].partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            raise ScenarioError(f"game {game!r} cannot be replayed by this version") from None
-        runner: Runner = getattr(module, function_name)
-        return runner(data)
-    games = ", ".join((*HOUSE_GAMES, *RUNNERS))
-    raise ScenarioError(f"'game' must be one of {games}, got {game!r}")
+    data = unwrap_scenario(data)
+    name = data.get("game")
+    try:
+        entry = registered_game(name)
+    except TwentyOneError as error:
+        raise ScenarioError(f"'game': {error}") from None
+    return entry.load_scenario_runner()(data)
 
 
 def scenario_rules(data: dict[str, Any]) -> Rules:
@@ -121,6 +129,11 @@ HOUSE_KEYS = frozenset({"game", "rules", "boxes", "cards", "decisions", "descrip
 
 def run_house_scenario(data: dict[str, Any]) -> dict[str, Any]:
     """Replay a casino or online scenario; every problem is a :class:`ScenarioError`."""
+    if data.get("game") not in house_banked_games():
+        raise ScenarioError(
+            f"a house scenario's 'game' is {' or '.join(house_banked_games())}, "
+            f"got {str(data.get('game'))[:40]!r}"
+        )
     unknown = sorted(set(data) - HOUSE_KEYS)
     if unknown:
         raise ScenarioError(f"unknown scenario key(s): {', '.join(unknown)}")

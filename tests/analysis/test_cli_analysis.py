@@ -111,3 +111,40 @@ def test_analyze_split_strategy_option() -> None:
     code, out, err = _run(*base, "--split-strategy", "cdp")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "split strategy" in err
+
+
+@pytest.mark.parametrize("game", ["vinte", "exchange"])
+@pytest.mark.parametrize("command", ["dealer", "analyze", "strategy"])
+def test_presets_of_other_games_are_refused(command: str, game: str) -> None:
+    code, out, err = _run(command, "--preset", game)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "not a house-banked game" in err and "casino or online" in err
+
+
+def test_a_run_that_compiles_a_kernel_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numba
+
+    import twentyone.analysis.dealer as dealer
+    from twentyone.cli import progress
+
+    real = dealer.dealer_distributions
+
+    def compiling(*args: object, **kwargs: object) -> object:
+        numba.njit(lambda x: x + 1)(1)  # a function numba has never seen: compiled now
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(progress, "_said", False)
+    monkeypatch.setattr(dealer, "dealer_distributions", compiling)
+    code, out, err = _run("dealer", "--decks", "inf", "--json")
+    assert code == 0 and err == "compiling kernels, first run only...\n"
+    assert json.loads(out)["rules"]["decks"] == "inf"  # stdout is still the one JSON object
+    # The kernels are compiled now (or were loaded from the disk cache): nothing is said.
+    monkeypatch.setattr(progress, "_said", False)
+    monkeypatch.setattr(dealer, "dealer_distributions", real)
+    code, _, err = _run("dealer", "--decks", "inf", "--json")
+    assert code == 0 and err == ""
+
+
+def test_penetration_is_shown_as_a_decimal() -> None:
+    code, _, err = _run("dealer", "--shuffle", "cut:1.5")
+    assert code == 2 and "1.5" in err and "3/2" not in err

@@ -72,3 +72,33 @@ def test_unknown_split_convention() -> None:
         prepare(Rules(decks=1), convention="cdp")
     with pytest.raises(InvalidRulesError):
         hand_ev(Rules(decks=1), ["8", "8"], "T", convention="CDZ")
+
+
+def test_the_analysis_and_the_simulator_raise_one_unsupported_rules_error() -> None:
+    from twentyone import errors
+    from twentyone.simulation.encoding import encode_rules
+    from twentyone.simulation.errors import UnsupportedRulesError as SimulatorError
+
+    assert UnsupportedRulesError is SimulatorError is errors.UnsupportedRulesError
+    assert issubclass(errors.UnsupportedRulesError, errors.InvalidRulesError)
+    with pytest.raises(errors.UnsupportedRulesError, match="five-card"):
+        encode_rules(Rules(five_card_hand=FiveCardHand.BEATS_BLACKJACK))
+
+
+def test_python_soft_totals_follow_the_one_rule() -> None:
+    """The analysis's and the simulator's Python code use twentyone.hand's soft-total rule;
+    the compiled twin in the simulation kernels gives the same totals."""
+    from twentyone.analysis.hands import hand_space
+    from twentyone.hand import best_total, is_soft
+    from twentyone.simulation import cd, kernels
+
+    space = hand_space(1)
+    for index, counts in enumerate(space.counts):
+        hard, aces = int(space.hard[index]), bool(counts[0])
+        assert bool(space.soft[index]) == is_soft(hard, aces)
+        assert int(space.total[index]) == best_total(hard, aces)
+    for cards in cd.compositions():
+        assert cd.best_total(cards) == best_total(sum(cards), 1 in cards)
+    for hard in range(2, 32):
+        for ace in (0, 1):
+            assert kernels.best_total(hard, ace) == best_total(hard, bool(ace))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tests.analysis.reference import Reference
-from twentyone.analysis.composition import LABELS
 from twentyone.analysis.dealer import dealer_distribution
 from twentyone.analysis.dealer_table import OUTCOMES
 from twentyone.analysis.engine import analyze_upcard, prepare
 from twentyone.analysis.hand_ev import hand_ev
+from twentyone.analysis.shoe_counts import LABELS
 from twentyone.rules import Double, EnhcLoses, Peek, Rules, Surrender
 
 ONE_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)

@@ -7,6 +7,13 @@ from importlib import resources
 
 import pytest
 
+from twentyone.analysis.exchange.odds import player_model
+from twentyone.analysis.exchange.solver import (
+    overall_ev,
+    solve_logic_table,
+    table_json,
+    two_card_ev,
+)
 from twentyone.exchange.logic_table import (
     SOFT_TOTALS,
     UP_CARDS,
@@ -15,8 +22,6 @@ from twentyone.exchange.logic_table import (
     load_logic_table,
     pattern_for,
 )
-from twentyone.exchange.odds import player_model
-from twentyone.exchange.solver import overall_ev, solve_logic_table, table_json, two_card_ev
 
 # The reference table of spec/exchange-blackjack.md, columns 2..9, T, A.
 SPEC_HARD = {
@@ -84,7 +89,7 @@ def test_published_two_card_ev_row_for_a_total_of_4() -> None:
 
 def test_start_of_game_figures() -> None:
     model = player_model()
-    from twentyone.exchange.odds import exchange_odds
+    from twentyone.analysis.exchange.odds import exchange_odds
     from twentyone.exchange.state import ExchangeState
 
     state = ExchangeState.from_json({"players": [[], [], [], []], "dealer": [], "played": False})

@@ -7,17 +7,17 @@ from typing import Any
 
 import pytest
 
-from twentyone.exchange import odds as odds_module
+from twentyone.analysis.exchange import odds as odds_module
+from twentyone.analysis.exchange.odds import exchange_odds, player_model
+from twentyone.analysis.exchange.playouts import PlayerModel, shared_model
+from twentyone.analysis.exchange.unique_kernel import player_options, unique_probability_fast
+from twentyone.analysis.exchange.uniqueness import full_deck, unique_probability
 from twentyone.exchange.certainty import all_decided, decided_result
 from twentyone.exchange.dealer import dealer_reachable
 from twentyone.exchange.game import ExchangeGame
 from twentyone.exchange.hands import EMPTY, VALUES, add_card
-from twentyone.exchange.odds import exchange_odds, player_model
-from twentyone.exchange.play import PlayerModel, shared_model
 from twentyone.exchange.selections import PLAYER_SELECTIONS, SELECTIONS
 from twentyone.exchange.state import ExchangeState
-from twentyone.exchange.unique_kernel import player_options, unique_probability_fast
-from twentyone.exchange.uniqueness import full_deck, unique_probability
 from twentyone.randomness import SeededRandomSource
 from twentyone.shoe import InfiniteShoe
 
@@ -162,7 +162,7 @@ def test_the_shared_model_is_warm_and_equal_to_a_cold_one() -> None:
     """Every (two-card hand, up card) play-out is computed when the shared model is built,
     and equals what a fresh model computes on demand (the float odds use these exact lists).
     """
-    from twentyone.exchange.play import TWO_CARD_STATES, PlayerModel
+    from twentyone.analysis.exchange.playouts import TWO_CARD_STATES, PlayerModel
 
     warm = player_model()
     cold = PlayerModel(warm.table)

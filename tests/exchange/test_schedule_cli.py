@@ -1,4 +1,4 @@
-"""Round timing on an injected clock, and the ``twentyone exchange odds`` command."""
+"""Round timing on an injected clock (the table runner's windows), and ``twentyone exchange odds``."""
 
 from __future__ import annotations
 
@@ -8,19 +8,14 @@ import pytest
 from click.testing import CliRunner
 
 from twentyone.cli.main import cli
+from twentyone.clock import ManualClock
 from twentyone.errors import InvalidRulesError
-from twentyone.exchange.game import ExchangeGame
-from twentyone.exchange.schedule import (
-    STANDARD,
-    TURBO,
-    ManualClock,
-    RoundSchedule,
-    RoundTimer,
-    TableLoop,
-)
+from twentyone.exchange.schedule import STANDARD, TURBO, RoundSchedule
 from twentyone.exchange.selections import SELECTIONS
+from twentyone.ledger import Ledger
 from twentyone.randomness import SeededRandomSource
 from twentyone.shoe import InfiniteShoe
+from twentyone.tables.exchange import ExchangeRunner, WindowTimer
 
 
 def test_round_lengths() -> None:
@@ -37,7 +32,7 @@ def test_round_lengths() -> None:
 
 def test_timer_progress() -> None:
     clock = ManualClock(100.0)
-    timer = RoundTimer(TURBO, clock)
+    timer = WindowTimer(TURBO, clock)
     timer.open(2)
     clock.advance(9.0)
     assert timer.progress() == pytest.approx(0.5)
@@ -49,13 +44,19 @@ def test_timer_progress() -> None:
 @pytest.mark.parametrize("seed", range(5))
 def test_a_whole_game_runs_on_a_manual_clock(seed: int) -> None:
     clock = ManualClock()
-    loop = TableLoop(ExchangeGame(InfiniteShoe(SeededRandomSource(seed))), STANDARD, clock)
-    closed_at = []
+    source = SeededRandomSource(seed)
+    loop = ExchangeRunner(
+        Ledger(), lambda _: InfiniteShoe(source), clock=clock, fair_price_source=lambda _: {}
+    )
+    closed_at: list[float] = []
+    loop.subscribe(
+        lambda event: closed_at.append(clock.now()) if event.kind == "window-closed" else None
+    )
+    loop.start_game()
     while not loop.finished:
-        if loop.tick():
-            closed_at.append(clock())
+        loop.tick()
         clock.advance(0.5)
-    game = loop.game
+    game = loop.current().game
     rounds = len(closed_at)
     # Round 1 closes at 30 s; each later round opens after the 3 s pause and lasts 25 s.
     assert closed_at == [30.0 + k * 28.0 for k in range(rounds)]

@@ -10,10 +10,10 @@ import math
 
 import pytest
 
+from twentyone.analysis.exchange.odds import exchange_odds
+from twentyone.analysis.exchange.simulate import simulate
 from twentyone.exchange.game import ExchangeGame
-from twentyone.exchange.odds import exchange_odds
 from twentyone.exchange.selections import ALL_UNIQUE, PLAYER_SELECTIONS, SELECTIONS
-from twentyone.exchange.simulate import simulate
 from twentyone.exchange.state import ExchangeState
 from twentyone.randomness import SeededRandomSource
 from twentyone.shoe import InfiniteShoe

@@ -1,6 +1,6 @@
 """The exact start-of-game machinery for "All cards unique" (modular walk, reconstruction).
 
-The full figure takes 40 walks of minutes each (``python -m twentyone.exchange.start_unique``);
+The full figure takes 40 walks of minutes each (``python -m twentyone.analysis.exchange.start_unique``);
 these tests check the same code on games with fewer player hands against the exact Fraction
 walk and the float kernel.
 """
@@ -11,10 +11,8 @@ from fractions import Fraction
 
 import pytest
 
-from twentyone.exchange.hands import CARDS_WITH_VALUE, EMPTY, VALUES, add_card
-from twentyone.exchange.logic_table import load_logic_table
-from twentyone.exchange.odds import exchange_odds, player_model
-from twentyone.exchange.start_unique import (
+from twentyone.analysis.exchange.odds import exchange_odds, player_model
+from twentyone.analysis.exchange.start_unique import (
     PRIMES,
     StartUniqueError,
     combine_walks,
@@ -26,9 +24,11 @@ from twentyone.exchange.start_unique import (
     table_fingerprint,
     walk_residue,
 )
+from twentyone.analysis.exchange.unique_kernel import unique_probability_fast
+from twentyone.analysis.exchange.uniqueness import _combine, _finish, dealer_entries, decided_masks
+from twentyone.exchange.hands import CARDS_WITH_VALUE, EMPTY, VALUES, add_card
+from twentyone.exchange.logic_table import load_logic_table
 from twentyone.exchange.state import ExchangeState
-from twentyone.exchange.unique_kernel import unique_probability_fast
-from twentyone.exchange.uniqueness import _combine, _finish, dealer_entries, decided_masks
 
 UP = 10
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from twentyone.analysis.exchange.odds import exchange_odds
 from twentyone.exchange.logic_table import load_logic_table
-from twentyone.exchange.odds import exchange_odds
 from twentyone.exchange.state import ExchangeState, InvalidStateError
 
 EMPTY: dict[str, Any] = {"players": [[], [], [], []], "dealer": [], "played": False}

@@ -1,7 +1,7 @@
 """The "All cards unique" float kernel against the exact Fraction walk and the previous kernel.
 
 ``unique_probability_fast`` (walk over three hands, then the last hand and the dealer by an
-axis-by-axis contraction) must agree with the exact walk of :mod:`twentyone.exchange.uniqueness`
+axis-by-axis contraction) must agree with the exact walk of :mod:`twentyone.analysis.exchange.uniqueness`
 to 1e-12 relative, and with ``unique_probability_hashed`` (the previous kernel: the walk over
 all four hands, then every (state, dealer path)) on seeded round-2 states.
 """
@@ -16,17 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twentyone.exchange.game import ExchangeGame
-from twentyone.exchange.hands import HandState
-from twentyone.exchange.odds import exchange_odds, player_model
-from twentyone.exchange.play import Counts
-from twentyone.exchange.state import ExchangeState
-from twentyone.exchange.unique_kernel import (
+from tests.exchange.unique_kernel_reference import unique_probability_hashed
+from twentyone.analysis.exchange.odds import exchange_odds, player_model
+from twentyone.analysis.exchange.playouts import Counts
+from twentyone.analysis.exchange.unique_kernel import (
     player_options,
     unique_probability_fast,
-    unique_probability_hashed,
 )
-from twentyone.exchange.uniqueness import full_deck, unique_probability
+from twentyone.analysis.exchange.uniqueness import full_deck, unique_probability
+from twentyone.exchange.game import ExchangeGame
+from twentyone.exchange.hands import HandState
+from twentyone.exchange.state import ExchangeState
 from twentyone.randomness import SeededRandomSource
 from twentyone.shoe import InfiniteShoe
 
@@ -181,7 +181,7 @@ def test_random_round_two_states_agree_with_the_previous_kernel(cards: list[int]
 def test_the_sorted_walk_equals_the_hashed_walk(index: int) -> None:
     """Three hands walked by bucketing (the fast kernel) and by hashing: same states, same
     weights to 1e-12, and the bucketed states come out in ascending key order."""
-    from twentyone.exchange.unique_kernel import _walk, dealer_tables
+    from twentyone.analysis.exchange.unique_kernel import _walk, dealer_tables
 
     states = [_round_two([["4S", "AC"], ["AD", "5S"], ["2C", "8S"], ["3D", "4H"]], "7C")]
     states += _seeded_round_two_states(5, 23)

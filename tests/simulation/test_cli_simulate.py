@@ -121,3 +121,68 @@ def test_boxes_and_cd_strategy() -> None:
     code, out, err = run("--preset", "casino", "--boxes", "2", "--rounds", "5000", "--seed", "1")
     assert code == 0, err
     assert "boxes: 2" in out and "SD per box" in out
+
+
+def test_strategy_json_output_is_a_chart_for_simulate(tmp_path: Path) -> None:
+    strategy = CliRunner().invoke(cli, ["strategy", "--preset", "online", "--json"])
+    assert strategy.exit_code == 0
+    chart = tmp_path / "online.json"
+    chart.write_text(strategy.stdout)
+    code, out, err = run(
+        "--preset", "online", "--chart", str(chart), "--rounds", "2000", "--seed", "1",
+        "--workers", "1", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["strategy"] == "given chart"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"hard": [1, 2], "soft": {}, "pairs": {}},
+        {"hard": {"x": {}}, "soft": {}, "pairs": {}},
+        [],
+        {"chart": []},
+    ],
+)
+def test_a_malformed_chart_is_one_line_without_python_text(tmp_path: Path, content: object) -> None:
+    chart = tmp_path / "chart.json"
+    chart.write_text(json.dumps(content))
+    code, out, err = run("--chart", str(chart), "--rounds", "10", "--workers", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("twentyone: error: ") and err.count("\n") == 1, err
+    for python in ("list indices", "object has no attribute", "invalid literal", "KeyError"):
+        assert python not in err, err
+
+
+def test_a_first_run_says_it_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fresh install has no compiled kernels on disk: the run says so before it waits.
+    from twentyone.cli import progress
+    from twentyone.simulation import runner
+
+    monkeypatch.setattr(progress, "_said", False)
+    monkeypatch.setattr(runner, "kernels_cached", lambda *args: False)
+    code, out, err = run("--preset", "online", "--rounds", "1000", "--seed", "1", "--workers",
+                         "1", "--json")  # fmt: skip
+    assert code == 0
+    assert err == "compiling kernels, first run only...\n"
+    assert json.loads(out)["rounds"] == 1000  # stdout is still the one JSON object
+    monkeypatch.setattr(progress, "_said", False)
+    monkeypatch.setattr(runner, "kernels_cached", lambda *args: True)
+    code, _, err = run("--preset", "online", "--rounds", "1000", "--seed", "1", "--workers", "1")
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--rounds", "99999999999999999999999"), "1 to 1,000,000,000,000"),
+        (("--seed", "-1"), "0 to 18,446,744,073,709,551,615"),
+        (("--insure-at", "nan"), "--insure-at"),
+        (("--count", "hi-lo", "--insure-at", "inf"), "--insure-at"),
+        (("--bankroll", "1e400"), "--bankroll"),
+    ],
+)
+def test_numbers_out_of_range_name_the_range(args: tuple[str, ...], words: str) -> None:
+    code, out, err = run("--workers", "1", *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err

@@ -7,16 +7,27 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 
+from twentyone.analysis.vinte.bots import Bot, HeuristicBot, RandomBot, VinteBot
 from twentyone.cards import parse_cards
 from twentyone.errors import ScenarioError
 from twentyone.randomness import SeededRandomSource
-from twentyone.vinte.bots import HeuristicBot, RandomBot, VinteBot
+from twentyone.tables.vinte import play_match
 from twentyone.vinte.errors import VinteActionError
-from twentyone.vinte.game import Bet, Call, Draw, Hit, Phase, Stand, apply, deal, new_match
+from twentyone.vinte.game import (
+    Action,
+    Bet,
+    Call,
+    Draw,
+    Hit,
+    Phase,
+    Stand,
+    apply,
+    deal,
+    new_match,
+)
 from twentyone.vinte.scenario import run_vinte_scenario
-from twentyone.vinte.settings import VinteSettings, VinteTable
-from twentyone.vinte.table import play_match
-from twentyone.vinte.views import view_for
+from twentyone.vinte.settings import SeatSpec, VinteSettings, VinteTable
+from twentyone.vinte.views import SeatView, view_for
 
 
 def test_a_bot_sees_only_its_view() -> None:
@@ -94,7 +105,7 @@ def test_away_seats_are_played_by_the_standard_bot() -> None:
 
 def test_same_seed_same_match() -> None:
     table = VinteTable.create(4, bots=4, settings=VinteSettings(round_limit=5))
-    agents = [VinteBot(), HeuristicBot(), VinteBot(), HeuristicBot()]
+    agents: list[Bot] = [VinteBot(), HeuristicBot(), VinteBot(), HeuristicBot()]
     first = play_match(table, agents, SeededRandomSource(9))
     again = play_match(table, agents, SeededRandomSource(9))
     assert first == again
@@ -185,3 +196,81 @@ def test_seat_swap_state_is_unchanged_on_error() -> None:
     with pytest.raises(VinteActionError):
         apply(state, Bet(1, 9), 0.0)
     assert state == before
+
+
+class _StandsOnThree:
+    """The person of the terminal tests: bets 3 and stands (never the bank: --banker 1)."""
+
+    def decide(self, view: SeatView) -> Action:
+        return Bet(0, 3) if view.phase is Phase.BETTING else Stand(0)
+
+
+def test_terminal_prints_every_result_before_the_next_deal() -> None:
+    from twentyone.cli.play_vinte import describe_event, vinte
+    from twentyone.tables.vinte import VinteRunner
+
+    args = ["--seed", "11", "--bots", "2", "--rounds", "4", "--banker", "1", "--bank-rounds", "0"]
+    result = CliRunner().invoke(vinte, args, input="3\ns\n" * 4)
+    assert result.exit_code == 0, result.output
+    # The same match through the runner: every line the player may see, in order.
+    seats = (SeatSpec("You"), SeatSpec("Bot 1", bot=True), SeatSpec("Bot 2", bot=True))
+    table = VinteTable(seats, settings=VinteSettings(round_limit=4, bank_rounds=0), first_banker=1)
+    runner = VinteRunner(
+        table,
+        SeededRandomSource(11),
+        {0: _StandsOnThree(), 1: VinteBot(read_stands=True), 2: VinteBot(read_stands=True)},
+    )
+    names = [seat.name for seat in seats]
+    lines: list[str] = []
+    runner.subscribe(
+        lambda event: lines.append(describe_event(event.data.for_seat(0), names) or "")
+    )
+    runner.advance()
+    position = 0
+    for line in filter(None, lines):
+        found = result.output.find(line, position)
+        assert found >= 0, line  # the banker's calls and your own losing call included
+        position = found + len(line)
+    assert "call You:" in result.output and "the match is over" in result.output
+
+
+def test_terminal_leave_at_the_bet_prompt_with_the_summary() -> None:
+    from twentyone.cli.play_vinte import vinte
+
+    for answers in ("q\n", ""):
+        result = CliRunner().invoke(vinte, ["--seed", "3", "--banker", "1"], input=answers)
+        assert result.exit_code == 0, result.output
+        assert "Bet (1-5; q to leave)" in result.output
+        assert "chips: You 50, Bot 1 50, Bot 2 50, Bot 3 50" in result.output
+        assert result.output.rstrip().endswith(
+            "You leave the match after 0 round(s) with 50 chips."
+        )
+
+
+def test_terminal_first_banker_is_drawn_only_when_not_given() -> None:
+    from twentyone.cli.play_vinte import vinte
+
+    given = CliRunner().invoke(vinte, ["--seed", "3", "--banker", "1"], input="q\n").output
+    assert "Bot 1 holds the bank first." in given and "drawn" not in given
+    mine = CliRunner().invoke(vinte, ["--seed", "3", "--banker", "0"], input="q\n").output
+    assert "You hold the bank first." in mine
+    drawn = CliRunner().invoke(vinte, ["--seed", "3"], input="q\n").output
+    assert "drawn to hold the bank first." in drawn
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--name", ""], "--name must be 1 to 40 printable characters"),
+        (["--name", "   "], "--name must be 1 to 40 printable characters"),
+        (["--name", "bot 2"], "is a bot's name"),
+        (["--name", "Bot 1", "--bots", "1"], "is a bot's name"),
+        (["--name", "a\tb"], "printable"),
+    ],
+)
+def test_terminal_refuses_a_missing_or_a_bots_name(args: list[str], message: str) -> None:
+    from twentyone.cli.play_vinte import vinte
+
+    result = CliRunner().invoke(vinte, args, input="q\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and message in result.stderr

@@ -14,11 +14,21 @@ from typing import Any
 
 import pytest
 
+from twentyone.analysis.vinte.bots import RandomBot
+from twentyone.clock import ManualClock
 from twentyone.randomness import SeededRandomSource
-from twentyone.vinte.bots import RandomBot
-from twentyone.vinte.game import MatchState, Phase, Status, apply, deal, expire, new_match, to_act
+from twentyone.vinte.game import (
+    MatchState,
+    Phase,
+    Status,
+    apply,
+    deal,
+    expire,
+    new_match,
+    shuffled_deck,
+    to_act,
+)
 from twentyone.vinte.settings import VINTE, VinteSettings, VinteTable
-from twentyone.vinte.table import ManualClock, shuffled_deck
 from twentyone.vinte.views import view_for
 
 CARD = re.compile(r'"([A2-9TJQK][SHDC])"')

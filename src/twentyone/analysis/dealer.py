@@ -20,15 +20,15 @@ from typing import Literal, overload
 import numpy as np
 
 from twentyone.analysis import kernels
-from twentyone.analysis.composition import (
+from twentyone.analysis.dealer_table import BLACKJACK, OUTCOMES, DealerTable, dealer_table
+from twentyone.analysis.engine import prepare
+from twentyone.analysis.shoe_counts import (
     LABELS,
     UPCARD_ORDER,
     full_shoe_counts,
     infinite_probabilities,
     label_index,
 )
-from twentyone.analysis.dealer_table import BLACKJACK, OUTCOMES, DealerTable, dealer_table
-from twentyone.analysis.engine import prepare
 from twentyone.errors import InvalidRulesError
 from twentyone.rules import Rules
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.analysis.composition import ACE, TEN
+from twentyone.analysis.shoe_counts import ACE, TEN
+from twentyone.hand import best_total, is_soft
 
 #: Dealer results, in this order, everywhere in the analysis.
 OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
@@ -53,8 +54,8 @@ def _final_outcome(hard: int, has_ace: bool, cards: int, hits_soft_17: bool) -> 
     """The dealer's result if he stops here, else None (he draws)."""
     if hard > 21:
         return BUST
-    soft = has_ace and hard + 10 <= 21
-    total = hard + 10 if soft else hard
+    soft = is_soft(hard, has_ace)
+    total = best_total(hard, has_ace)
     if cards == 2 and total == 21:
         return BLACKJACK
     if total < 17 or (total == 17 and soft and hits_soft_17):

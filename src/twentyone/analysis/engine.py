@@ -23,9 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.analysis import kernels
-from twentyone.analysis.composition import ACE, TEN, full_shoe_counts, infinite_probabilities
 from twentyone.analysis.dealer_table import DealerTable, dealer_table
 from twentyone.analysis.hands import HandSpace, hand_space
+from twentyone.analysis.shoe_counts import ACE, TEN, full_shoe_counts, infinite_probabilities
 from twentyone.analysis.split_busts import all_bust_bounds
 from twentyone.analysis.splits import SplitShape, all_hands_chance, split_shape
 from twentyone.analysis.support import check_supported

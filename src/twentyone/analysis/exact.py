@@ -15,12 +15,13 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
-from twentyone.analysis.composition import ACE, TEN, infinite_probabilities
 from twentyone.analysis.dealer_table import BLACKJACK, BUST, dealer_table
 from twentyone.analysis.engine import can_split, is_peeked, may_double
+from twentyone.analysis.shoe_counts import ACE, TEN, infinite_probabilities
 from twentyone.analysis.splits import all_hands_chance, split_shape
 from twentyone.analysis.support import check_supported
 from twentyone.errors import InvalidRulesError
+from twentyone.hand import best_total
 from twentyone.rules import EnhcLoses, Rules, Surrender, Ties
 
 P = infinite_probabilities()
@@ -70,7 +71,7 @@ class _Upcard:
     @functools.cache  # noqa: B019 - one short-lived object per analysis
     def best(self, hard: int, ace: bool) -> Fraction:
         """Value of a hand of 3+ cards played optimally (stand or hit)."""
-        total = _total(hard, ace)
+        total = best_total(hard, ace)
         if total == 21:
             return self.stand(21, 1)
         return max(self.stand(total, 1), self.hit(hard, ace))
@@ -92,14 +93,14 @@ class _Upcard:
             if grown > 21:
                 value += P[card] * self.bust(2)
             else:
-                value += P[card] * self.stand(_total(grown, ace or card == ACE), 2)
+                value += P[card] * self.stand(best_total(grown, ace or card == ACE), 2)
         return value
 
     def split_move(self, pair: int, second: int) -> str:
         """CDZ-: the best move allowed after a split for a two-card split hand."""
         hard = pair + second + 2
         ace = ACE in (pair, second)
-        total = _total(hard, ace)
+        total = best_total(hard, ace)
         options = {"stand": self.stand(total, 1)}
         if total < 21 and (pair != ACE or self.rules.hit_split_aces):
             options["hit"] = self.hit(hard, ace)
@@ -112,7 +113,7 @@ class _Upcard:
         """(value, P(bust)) of a hand playing ``move`` then optimally (stand on ties); with
         ``pushes`` a hand not bust loses nothing to a dealer blackjack (original bets only:
         the box's one bet is charged once, see :meth:`split`)."""
-        total = _total(hard, ace)
+        total = best_total(hard, ace)
         stake = 2 if move == "double" else 1
         if move == "stand" or total == 21:
             value = self.stand(total, 1)
@@ -126,11 +127,11 @@ class _Upcard:
                 value += P[card] * self.bust(stake)
                 bust += P[card]
             elif move == "double":
-                stood = self.stand(_total(grown, ace or card == ACE), 2)
+                stood = self.stand(best_total(grown, ace or card == ACE), 2)
                 value += P[card] * (stood + (self.loss2 * self.blackjack if pushes else 0))
             else:
                 hand_ace = ace or card == ACE
-                grown_total = _total(grown, hand_ace)
+                grown_total = best_total(grown, hand_ace)
                 stand_more = grown_total == 21 or self.stand(grown_total, 1) >= self.hit(
                     grown, hand_ace
                 )
@@ -174,7 +175,7 @@ class _Upcard:
             return {"blackjack": rules.blackjack_pays * self.no_blackjack}
         hard = first + second + 2
         ace = ACE in (first, second)
-        total = _total(hard, ace)
+        total = best_total(hard, ace)
         found = {"stand": self.stand(total, 1), "hit": self.hit(hard, ace)}
         if may_double(rules, total):
             found["double"] = self.double(hard, ace)
@@ -199,10 +200,6 @@ class _Upcard:
             for second in range(10):
                 value += P[first] * P[second] * self.round_value(first, second)
         return value
-
-
-def _total(hard: int, ace: bool) -> int:
-    return hard + 10 if ace and hard + 10 <= 21 else hard
 
 
 def _checked(rules: Rules) -> Rules:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from twentyone.analysis.composition import label_index
 from twentyone.analysis.engine import (
     can_split,
     may_double,
@@ -26,6 +25,7 @@ from twentyone.analysis.engine import (
     split_value,
     upcard_context,
 )
+from twentyone.analysis.shoe_counts import label_index
 from twentyone.errors import InvalidCardError
 from twentyone.rules import Rules, Surrender
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.analysis.composition import ACE, TEN
+from twentyone.analysis.shoe_counts import ACE, TEN
+from twentyone.hand import best_total, is_soft
 
 #: ``child`` marks a draw that busts the hand.
 BUSTED = -1
@@ -74,7 +75,11 @@ def hand_space(decks: int | None) -> HandSpace:
     array = np.array(found, dtype=np.int64)
     values = np.arange(1, 11)
     hard = array @ values
-    soft = (array[:, ACE] > 0) & (hard + 10 <= 21)
+    # The one soft-total rule (twentyone.hand), hand by hand: built once per shoe size.
+    soft = np.array(
+        [is_soft(int(total), bool(aces)) for total, aces in zip(hard, array[:, ACE], strict=True)],
+        dtype=np.bool_,
+    )
     child = np.full((len(found), 10), BUSTED, dtype=np.int64)
     for position, counts in enumerate(found):
         for value in range(10):
@@ -94,7 +99,13 @@ def hand_space(decks: int | None) -> HandSpace:
     space = HandSpace(
         counts=array,
         hard=hard.astype(np.int64),
-        total=np.where(soft, hard + 10, hard).astype(np.int64),
+        total=np.array(
+            [
+                best_total(int(total), bool(aces))
+                for total, aces in zip(hard, array[:, ACE], strict=True)
+            ],
+            dtype=np.int64,
+        ),
         soft=soft,
         cards=array.sum(axis=1).astype(np.int64),
         child=child,

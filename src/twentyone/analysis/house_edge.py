@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from twentyone.analysis.composition import ACE, LABELS, TEN, UPCARD_ORDER
 from twentyone.analysis.engine import analyze_upcard, prepare
+from twentyone.analysis.shoe_counts import ACE, LABELS, TEN, UPCARD_ORDER
 from twentyone.analysis.strategy import basic_strategy_analysis
 from twentyone.errors import InvalidRulesError
 from twentyone.rules import Rules

@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from twentyone.analysis import kernels
 from twentyone.analysis.hands import HandSpace
-from twentyone.analysis.support import UnsupportedRulesError
+from twentyone.errors import UnsupportedRulesError
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

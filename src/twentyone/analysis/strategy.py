@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from twentyone.analysis import kernels
-from twentyone.analysis.composition import ACE, TEN
 from twentyone.analysis.engine import (
     DOUBLE,
     HIT,
@@ -37,6 +36,7 @@ from twentyone.analysis.engine import (
     round_value,
     split_value,
 )
+from twentyone.analysis.shoe_counts import ACE, TEN
 from twentyone.moves import Move
 from twentyone.rules import Rules, Surrender
 from twentyone.strategy_chart import HARD_TOTALS, SOFT_TOTALS, StrategyChart

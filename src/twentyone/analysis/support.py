@@ -4,17 +4,15 @@
 >>> check_supported(CASINO.replace(aces_high=False))
 Traceback (most recent call last):
 ...
-twentyone.analysis.support.UnsupportedRulesError: the exact analysis needs aces worth 1 or 11 (aces_high), got aces counting 1 only
+twentyone.errors.UnsupportedRulesError: the exact analysis needs aces worth 1 or 11 (aces_high), got aces counting 1 only
 """
 
 from __future__ import annotations
 
-from twentyone.errors import InvalidRulesError
+from twentyone.errors import InvalidRulesError, UnsupportedRulesError
 from twentyone.rules import FiveCardHand, Rules
 
-
-class UnsupportedRulesError(InvalidRulesError):
-    """A valid rule set that the exact blackjack analysis does not cover."""
+__all__ = ["UnsupportedRulesError", "check_supported"]
 
 
 def check_supported(rules: Rules) -> None:

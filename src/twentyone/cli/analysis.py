@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from twentyone.cli.errors import reports_bad_input
+from twentyone.cli.progress import working
 from twentyone.cli.rule_options import build_rules, rule_options
 
 _JSON_HELP = "Print one JSON object."
@@ -24,7 +25,8 @@ def dealer_command(rules: dict[str, Any], no_blackjack: bool, as_json: bool) -> 
     from twentyone.analysis.dealer import OUTCOMES, dealer_distributions
 
     game = build_rules(rules)
-    table = dealer_distributions(game, no_blackjack=no_blackjack)
+    with working("computing the dealer's outcomes..."):
+        table = dealer_distributions(game, no_blackjack=no_blackjack)
     if as_json:
         click.echo(json.dumps({"rules": game.to_json(), "upcards": table}))
         return
@@ -55,8 +57,9 @@ def analyze_command(rules: dict[str, Any], exact: bool, split_strategy: str, as_
 
     game = build_rules(rules)
     started = time.perf_counter()
-    result = analyze(game, split_strategy)
-    fraction = exact_expected_return(game) if exact else None
+    with working("computing the exact analysis..."):
+        result = analyze(game, split_strategy)
+        fraction = exact_expected_return(game) if exact else None
     seconds = time.perf_counter() - started
     if as_json:
         out = result.to_json()
@@ -88,7 +91,8 @@ def strategy_command(rules: dict[str, Any], as_json: bool) -> None:
     from twentyone.analysis.strategy import basic_strategy_analysis
 
     game = build_rules(rules)
-    result = basic_strategy_analysis(game)
+    with working("computing the basic strategy..."):
+        result = basic_strategy_analysis(game)
     chart = result.chart.to_json()
     if as_json:
         out = {"rules": game.to_json(), "chart": chart, "basic_strategy_ev": result.ev}

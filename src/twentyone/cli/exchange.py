@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 from typing import Any
 
 import click
 
+from twentyone.analysis.exchange.odds import SelectionOdds, exchange_odds
 from twentyone.cli.errors import reports_bad_input
-from twentyone.exchange.odds import SelectionOdds, exchange_odds
+from twentyone.cli.progress import working
 from twentyone.exchange.state import ExchangeState, InvalidStateError
+from twentyone.jsonio import JsonInputError, read_json
 
 
 @click.group("exchange")
@@ -20,18 +21,11 @@ def exchange() -> None:
 
 
 def _read_state(path: str) -> Any:
+    """The JSON in ``path`` (``-``: stdin), bounded in size and depth (:mod:`twentyone.jsonio`)."""
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as error:
-        raise InvalidStateError(f"cannot read state file {path!r}: {error.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidStateError(f"state file {path!r} is not valid JSON: {error}") from None
+        return read_json(path, f"state file {path!r}")
+    except JsonInputError as error:
+        raise InvalidStateError(str(error)) from None
 
 
 def _figures(odds: SelectionOdds[Any] | None, exact: bool) -> dict[str, Any]:
@@ -55,7 +49,8 @@ def odds_command(state_file: str, exact: bool, as_json: bool) -> None:
     "played": false}; empty lists before round 1.
     """
     state = ExchangeState.from_json(_read_state(state_file))
-    odds = exchange_odds(state, exact=exact)
+    with working("computing the odds..."):
+        odds = exchange_odds(state, exact=exact)
     selections = {name: _figures(o, exact) for name, o in odds.items()}
     if as_json:
         click.echo(json.dumps({"selections": selections}))

@@ -1,29 +1,65 @@
-"""``twentyone play GAME``: play in the terminal."""
+"""``twentyone play GAME``: play in the terminal.
+
+Each game's command is a thin client of its table runner (:mod:`twentyone.tables`): it reads
+the player's input and prints what he may see; dealing, bots, clocks and money are the
+runner's. Every game ends the same way (``q``, the end of input or Ctrl-C: the session's
+summary, exit status 0).
+
+The games are registered explicitly in ``GAMES`` and each is imported only when it is played:
+the exchange loads the odds (compiled kernels), which a game of Casino should not wait for.
+"""
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 
 import click
 
-from twentyone.cli.play_house import casino, online
+
+def _casino() -> click.Command:
+    from twentyone.cli.play_house import casino
+
+    return casino
 
 
-@click.group("play")
+def _online() -> click.Command:
+    from twentyone.cli.play_house import online
+
+    return online
+
+
+def _vinte() -> click.Command:
+    from twentyone.cli.play_vinte import vinte
+
+    return vinte
+
+
+def _exchange() -> click.Command:
+    from twentyone.cli.play_exchange import exchange
+
+    return exchange
+
+
+#: game -> the function that imports its command.
+GAMES: dict[str, Callable[[], click.Command]] = {
+    "casino": _casino,
+    "online": _online,
+    "vinte": _vinte,
+    "exchange": _exchange,
+}
+
+
+class PlayGroup(click.Group):
+    """The games, each imported on first use (``--help`` imports them all, to list them)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(GAMES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        load = GAMES.get(cmd_name)
+        return None if load is None else load()
+
+
+@click.group("play", cls=PlayGroup)
 def play() -> None:
     """Play a game in the terminal (casino, online, vinte, exchange)."""
-
-
-play.add_command(casino)
-play.add_command(online)
-
-# Games whose terminal tables live in their own modules: (module, command attribute).
-for _module_name, _attribute in (
-    ("twentyone.cli.play_vinte", "vinte"),
-    ("twentyone.cli.play_exchange", "exchange"),
-):
-    try:
-        _module = importlib.import_module(_module_name)
-    except ModuleNotFoundError:
-        continue
-    play.add_command(getattr(_module, _attribute))

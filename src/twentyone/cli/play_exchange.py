@@ -14,6 +14,7 @@ prices to back and to lay, and your position. You trade against the house market
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import click
@@ -21,29 +22,35 @@ from rich.console import Console
 from rich.table import Table
 
 from twentyone.cli.errors import UserInputError, reports_bad_input
-from twentyone.cli.play_house import money, parse_money
+from twentyone.cli.options import SEED, WholeNumber
+from twentyone.cli.play_input import (
+    Leave,
+    money_option,
+    read_line,
+    source_for,
+)
 from twentyone.errors import TwentyOneError
 from twentyone.exchange.selections import SELECTIONS
-from twentyone.ledger import AccountKind, Ledger
-from twentyone.market.bots import FavouriteBacker, LongshotLayer, RandomBettor
+from twentyone.market.errors import BelowMinimumStakeError, InsufficientFundsError
 from twentyone.market.ladder import price_text
 from twentyone.market.market_maker import (
     MARKET_MAKER_ACCOUNT,
     MARKET_MAKER_LABEL,
-    MarketMaker,
     MarketMakerSettings,
 )
-from twentyone.market.table import Bettor, ExchangeTable
-from twentyone.randomness import RandomSource, SeededRandomSource, SystemRandomSource
-from twentyone.shoe import InfiniteShoe
+from twentyone.market.table import ExchangeTable
+from twentyone.money import MoneyError, format_money, parse_money
+from twentyone.randomness import RandomSource
+from twentyone.tables.exchange import ExchangeRunner
+from twentyone.tables.listeners import TableEvent
 
 YOU = "you"
-HOUSE_FLOAT = 1_000_000_00
-BOT_BANKROLL = 10_000_00
+#: The most a terminal session's market maker may quote per price.
+MAX_QUOTE_SIZE = 1_000_000_00
 
-
-class LeaveTable(Exception):
-    """The player asked to leave, or the input ended."""
+money = format_money
+#: How the terminal words each nominal outcome of a selection ("if it wins 10.60").
+OUTCOME_WORDS = {"win": "wins", "lose": "loses", "tie": "dead-heats"}
 
 
 def _label(account: str) -> str:
@@ -54,8 +61,33 @@ def _label(account: str) -> str:
     return f"{account} (bot)"
 
 
+def _counterparty(other: str, own_side: str) -> str:
+    """Who a fill was matched with, as the terminal says it ("your own lay": a self-match)."""
+    if other == YOU:
+        return f"against your own {'lay' if own_side == 'back' else 'back'}"
+    return f"with {_label(other)}"
+
+
+def _minor_to_money(match: re.Match[str]) -> str:
+    return money(int(match.group(0)))
+
+
+def explain(error: TwentyOneError, available: int) -> str:
+    """A refusal as the terminal says it: money in units, addressed to the player."""
+    if isinstance(error, BelowMinimumStakeError):
+        return re.sub(r"\b\d+\b", _minor_to_money, str(error))
+    if isinstance(error, InsufficientFundsError):
+        found = re.search(r"needs (\d+) held", str(error))
+        needed = f" {money(int(found.group(1)))}" if found else ""
+        return (
+            f"over balance: your order needs{needed} held on this market but you have"
+            f" {money(available)} available"
+        )
+    return str(error)
+
+
 class ExchangeSession:
-    """A terminal session: a ledger with your account, the market maker and the bots."""
+    """A terminal session: input and output for an :class:`ExchangeRunner`."""
 
     def __init__(
         self,
@@ -68,33 +100,24 @@ class ExchangeSession:
     ) -> None:
         self.source = source
         self.console = console
-        self.maker = MarketMaker(maker)
-        self.ledger = Ledger()
-        self.ledger.open_account(YOU, AccountKind.CUSTOMER)
-        self.ledger.deposit("grant/you", YOU, balance)
+        self.runner = ExchangeRunner.practice(source, YOU, balance, maker, bots)
+        self.ledger = self.runner.ledger
         self.start = balance
-        self.ledger.open_account(MARKET_MAKER_ACCOUNT, AccountKind.HOUSE)
-        self.ledger.deposit("float/market-maker", MARKET_MAKER_ACCOUNT, HOUSE_FLOAT)
-        self.bots: list[Bettor] = []
-        if bots:
-            for bot in (
-                FavouriteBacker("bot:favourite-backer", 5_00),
-                LongshotLayer("bot:longshot-layer", 3_00),
-                RandomBettor("bot:random", 4_00, source=source),
-            ):
-                self.ledger.open_account(bot.account, AccountKind.CUSTOMER)
-                self.ledger.deposit(f"grant/{bot.account}", bot.account, BOT_BANKROLL)
-                self.bots.append(bot)
-        self.games = 0
+        self.bots = self.runner.bettors
+        self.runner.subscribe(self._report)
+
+    @property
+    def games(self) -> int:
+        return self.runner.games
 
     # -- input ------------------------------------------------------------------------------
     def ask(self) -> str:
-        self.console.print("exchange>", end=" ", markup=False)
         try:
-            answer = input()
-        except EOFError:
-            raise LeaveTable from None
-        return answer.strip()
+            return read_line(self.console, "exchange>")
+        except Leave as leave:
+            if not leave.typed:
+                self.console.print()  # end the prompt's line
+            return "q"
 
     # -- display ----------------------------------------------------------------------------
     def show(self, table: ExchangeTable) -> None:
@@ -140,7 +163,9 @@ class ExchangeSession:
         )
         for name, outcomes in position.outcomes.items():
             if any(outcomes.values()):
-                figures = ", ".join(f"{k} {money(v)}" for k, v in outcomes.items())
+                figures = ", ".join(
+                    f"{OUTCOME_WORDS.get(k, k)} {money(v)}" for k, v in outcomes.items()
+                )
                 self.console.print(f"  {name}: if it {figures}")
         if brief:
             return
@@ -152,7 +177,10 @@ class ExchangeSession:
             )
         for fill in position.matched_bets:
             side = "backed" if fill.backer == YOU else "laid"
-            other = _label(fill.layer if fill.backer == YOU else fill.backer)
+            if fill.backer == fill.layer:
+                other = "yourself"
+            else:
+                other = _label(fill.layer if fill.backer == YOU else fill.backer)
             self.console.print(
                 f"  {side} {SELECTIONS[fill.selection]} {money(fill.stake)} at"
                 f" {price_text(fill.price)} against {other} ({market.fill_result(fill)})"
@@ -166,18 +194,17 @@ class ExchangeSession:
             return True
         verb = words[0].lower()
         if verb in ("q", "quit", "exit"):
-            raise LeaveTable
+            raise Leave
         if verb in ("bets", "b"):
             self.show_position(table)
             return False
         if verb in ("back", "lay") and len(words) == 4:
             name = self._selection(words[1])
             stake = self._amount(words[3])
-            market = table.market
-            reference = f"you/{market.market_id}/{len(market.log)}"
-            result = market.place(YOU, reference, name, verb, words[2], stake, market.round)
+            result = self.runner.place(YOU, name, verb, words[2], stake)
             matched = ", ".join(
-                f"{money(f.stake)} at {price_text(f.price)} with {_label(f.layer if verb == 'back' else f.backer)}"
+                f"{money(f.stake)} at {price_text(f.price)} "
+                + _counterparty(f.layer if verb == "back" else f.backer, verb)
                 for f in result.fills
             )
             self.console.print(
@@ -188,7 +215,7 @@ class ExchangeSession:
             return False
         if verb == "cancel" and len(words) in (2, 3):
             amount = self._amount(words[2]) if len(words) == 3 else None
-            done = table.market.cancel(YOU, self._whole(words[1]), amount)
+            done = self.runner.cancel(YOU, self._whole(words[1]), amount)
             self.console.print(f"cancelled {money(done.cancelled)} of order {done.order.order_id}")
             return False
         raise UserInputError(
@@ -198,7 +225,7 @@ class ExchangeSession:
 
     @staticmethod
     def _selection(word: str) -> str:
-        if word.isdigit() and 1 <= int(word) <= len(SELECTIONS):
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(SELECTIONS):
             return SELECTIONS[int(word) - 1]
         raise UserInputError(
             f"selection must be a number from 1 to {len(SELECTIONS)}, got {word!r}"
@@ -208,32 +235,29 @@ class ExchangeSession:
     def _amount(word: str) -> int:
         try:
             return parse_money(word)
-        except ValueError as error:
+        except MoneyError as error:
             raise UserInputError(str(error)) from None
 
     @staticmethod
     def _whole(word: str) -> int:
-        if not word.isdigit():
+        if not (word.isascii() and word.isdigit()) or len(word) > 18:
             raise UserInputError(f"order number expected, got {word!r}")
         return int(word)
 
     # -- the game loop ----------------------------------------------------------------------
     def play_game(self) -> None:
-        self.games += 1
-        table = ExchangeTable(
-            self.ledger, f"game {self.games}", InfiniteShoe(self.source), self.maker, self.bots
-        )
+        runner = self.runner
+        table = runner.start_game()
         leaving = False
         before = self.ledger.balance(YOU)
-        while not table.over:
-            table.open_round()
-            for bot in self.bots:
-                bot.act(table)
+        while True:
             if not leaving:
                 self.show(table)
                 leaving = self._take_commands(table)
-            for event in table.close_round():
-                self._report(event.to_json())
+            runner.close_window()
+            if table.over:
+                break
+            runner.open_window()
         net = self.ledger.balance(YOU) - before
         colour = "green" if net > 0 else "red" if net < 0 else "white"
         self.console.print(
@@ -242,7 +266,7 @@ class ExchangeSession:
             f" house commission {money(sum(table.market.commissions.values()))}."
         )
         if leaving:
-            raise LeaveTable
+            raise Leave
 
     def _take_commands(self, table: ExchangeTable) -> bool:
         """Read commands until the round ends; ``True`` if the player wants to leave."""
@@ -250,21 +274,24 @@ class ExchangeSession:
             try:
                 if self.command(table, self.ask()):
                     return False
-            except LeaveTable:
+            except Leave:
                 return True
             except TwentyOneError as error:  # a refused order: say why and go on
-                self.console.print(f"[red]{error}[/red]")
+                self.console.print(f"[red]{explain(error, self.ledger.available(YOU))}[/red]")
             except click.ClickException as error:
                 self.console.print(f"[red]{error.format_message()}[/red]")
 
-    def _report(self, event: dict[str, object]) -> None:
-        if event.get("kind") == "reveal":
-            cards = event.get("cards") or []
+    def _report(self, event: TableEvent) -> None:
+        if event.kind != "game":
+            return
+        data = event.data.to_json()
+        if data.get("kind") == "reveal":
+            cards = data.get("cards") or []
             if isinstance(cards, list) and cards:
                 shown = ", ".join(f"{c['hand']} {c['card']}" for c in cards if isinstance(c, dict))
                 self.console.print(f"Turned: {shown}")
-        elif event.get("kind") == "settle":
-            settled = event.get("settled")
+        elif data.get("kind") == "settle":
+            settled = data.get("settled")
             if isinstance(settled, dict):
                 for name, result in settled.items():
                     self.console.print(f"Settled: {name} - {result}")
@@ -277,7 +304,7 @@ class ExchangeSession:
         try:
             for _ in range(games):
                 self.play_game()
-        except LeaveTable:
+        except Leave:
             pass
         net = self.ledger.balance(YOU) - self.start
         self.console.print(
@@ -287,18 +314,26 @@ class ExchangeSession:
 
 
 @click.command("exchange")
-@click.option("--seed", type=int, help="Reproducible (non-secure) cards, for practice and tests.")
+@click.option(
+    "--seed",
+    type=SEED,
+    help="Reproducible (non-secure) cards, for practice and tests (0 to 2**64-1).",
+)
 @click.option("--balance", default="1000.00", show_default=True, help="Starting play money.")
 @click.option(
-    "--games", default=1, show_default=True, type=click.IntRange(1), help="Games to play."
+    "--games",
+    default=1,
+    show_default=True,
+    type=WholeNumber(1, 1000),
+    help="Games to play (1-1000).",
 )
 @click.option("--bots/--no-bots", default=True, show_default=True, help="Add labelled bot bettors.")
 @click.option(
     "--spread",
     default=2,
     show_default=True,
-    type=click.IntRange(1),
-    help="Market maker: quote the k-th ladder price beyond the fair price.",
+    type=WholeNumber(1, 100),
+    help="Market maker: quote the k-th ladder price beyond the fair price (1-100).",
 )
 @click.option(
     "--size",
@@ -312,16 +347,9 @@ def exchange(
     seed: int | None, balance: str, games: int, bots: bool, spread: int, quote_size: str
 ) -> None:
     """Watch Exchange Blackjack and back or lay the eight selections against the market."""
-    try:
-        start = parse_money(balance)
-    except ValueError as error:
-        raise UserInputError(f"--balance: {error}") from None
-    try:
-        size = parse_money(quote_size)
-    except ValueError as error:
-        raise UserInputError(f"--size: {error}") from None
+    start = money_option("--balance", balance)
+    size = money_option("--size", quote_size, maximum=MAX_QUOTE_SIZE)
     if size <= 0:
         raise UserInputError("--size: the market maker's stake must be above 0")
-    source: RandomSource = SystemRandomSource() if seed is None else SeededRandomSource(seed)
     settings = MarketMakerSettings(steps=spread, size=size)
-    ExchangeSession(source, start, Console(highlight=False), settings, bots).run(games)
+    ExchangeSession(source_for(seed), start, Console(highlight=False), settings, bots).run(games)

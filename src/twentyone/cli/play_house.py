@@ -1,27 +1,42 @@
 """``twentyone play casino|online``: a house-banked table in the terminal.
 
-The table keeps a play-money bankroll for the session; stakes are checked against it before a
-round is dealt and before every double, split and insurance, so the bankroll never goes below 0.
+A thin client of :class:`twentyone.tables.house.HouseTable`, which deals the rounds and keeps
+the money in the ledger (stakes are checked against the bankroll before a round is dealt and
+before every double, split and insurance, so the bankroll never goes below 0). This module only
+reads the player's input and prints the table.
+
+Leaving (``q``, the end of input, Ctrl-C) in the middle of a round finishes it with the
+standard decision (no insurance, no surrender, stand): a started round is never refunded.
 """
 
 from __future__ import annotations
-
-from decimal import Decimal, InvalidOperation
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from twentyone.cli.options import SEED
+from twentyone.cli.play_input import (
+    Leave,
+    money_option,
+    read_line,
+    source_for,
+)
+from twentyone.errors import TwentyOneError
 from twentyone.hand import value_of
 from twentyone.house.actions import Action, ActionKind
 from twentyone.house.round import Phase, Round
 from twentyone.house.strategy_player import chart_action
+from twentyone.money import MoneyError, format_money, parse_money
 from twentyone.presets import preset
-from twentyone.randomness import RandomSource, SeededRandomSource, SystemRandomSource
 from twentyone.rules import Rules
 from twentyone.rules_text import describe
 from twentyone.shoe import shoe_for
 from twentyone.strategy_chart import StrategyChart
+from twentyone.tables.house import HouseTable
+from twentyone.tables.listeners import TableEvent
+
+__all__ = ["TerminalTable", "casino", "money", "online"]
 
 KEYS = {
     "h": ActionKind.HIT,
@@ -38,54 +53,25 @@ LABELS = {
     ActionKind.SURRENDER: "su(r)render",
 }
 
-
-class QuitTable(Exception):
-    """The player left the table (q, or the end of input)."""
-
-
-def money(minor: int) -> str:
-    sign = "-" if minor < 0 else ""
-    minor = abs(minor)
-    return f"{sign}{minor // 100:,}.{minor % 100:02d}"
-
-
-def parse_money(text: str) -> int:
-    """``12.50`` -> 1250 minor units; raises ValueError for anything else."""
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not an amount") from None
-    minor = amount * 100
-    if minor != minor.to_integral_value() or minor < 0:
-        raise ValueError(f"{text!r} is not an amount in whole cents")
-    return int(minor)
+#: Minor units as the terminal prints them (``1,234.50``).
+money = format_money
 
 
 class TerminalTable:
+    """Input and output for a :class:`HouseTable`; the runner does everything else."""
+
     def __init__(
-        self,
-        rules: Rules,
-        source: RandomSource,
-        bankroll: int,
-        console: Console,
-        hint_chart: StrategyChart | None = None,
+        self, table: HouseTable, console: Console, hint_chart: StrategyChart | None = None
     ) -> None:
-        self.rules = rules
-        self.hint_chart = hint_chart
-        self.shoe = shoe_for(rules, source)
-        self.bankroll = bankroll
+        self.table = table
+        self.rules: Rules = table.rules
         self.console = console
+        self.hint_chart = hint_chart
+        table.subscribe(self.on_event)
 
     # ------------------------------------------------------------------ input
     def ask(self, prompt: str) -> str:
-        self.console.print(prompt, end=" ", markup=False)
-        try:
-            answer = input()
-        except EOFError:
-            raise QuitTable from None
-        if answer.strip().lower() in ("q", "quit", "exit"):
-            raise QuitTable
-        return answer.strip()
+        return read_line(self.console, prompt)
 
     def ask_bets(self) -> list[int]:
         rules = self.rules
@@ -97,20 +83,12 @@ class TerminalTable:
                 f"Bet ({money(rules.min_bet)}-{money(rules.max_bet)}{boxes}; q to leave):"
             )
             try:
-                bets = [parse_money(word) for word in text.replace(",", " ").split()]
-            except ValueError as error:
-                self.console.print(f"[red]{error}[/red]")
-                continue
-            if not 1 <= len(bets) <= rules.max_boxes:
-                self.console.print(f"[red]give 1 to {rules.max_boxes} amounts[/red]")
-                continue
-            if any(not rules.min_bet <= bet <= rules.max_bet for bet in bets):
-                self.console.print(
-                    f"[red]each bet must be {money(rules.min_bet)} to {money(rules.max_bet)}[/red]"
-                )
-                continue
-            if sum(bets) > self.bankroll:
-                self.console.print(f"[red]that is more than your {money(self.bankroll)}[/red]")
+                # Boxes are separated by spaces only: a comma is the thousands separator that
+                # the prompt itself prints (1,000.00).
+                bets = [parse_money(word) for word in text.split()]
+                self.table.check_bets(bets)
+            except TwentyOneError as error:
+                self.console.print(f"[red]{error}[/red]", markup=True)
                 continue
             return bets
 
@@ -148,20 +126,22 @@ class TerminalTable:
                 table.add_row(f"  box {box_index + 1}", "insurance", "", money(box.insurance), net)
         self.console.print(table)
 
-    # ---------------------------------------------------------------- playing
-    def committed(self, round_: Round) -> int:
-        return sum(hand.stake for box in round_.boxes for hand in box.hands) + sum(
-            box.insurance for box in round_.boxes
-        )
+    def on_event(self, event: TableEvent) -> None:
+        if event.kind == "round-settled" and self.table.round is not None:
+            self.show(self.table.round)
+            net = event.data["net"]
+            colour = "green" if net > 0 else "red" if net < 0 else "white"
+            self.console.print(
+                f"Round: [{colour}]{money(net)}[/{colour}]   bankroll: {money(self.table.bankroll)}"
+            )
 
+    # ---------------------------------------------------------------- playing
     def choose(self, round_: Round) -> Action:
         if self.hint_chart is not None:
             hint = chart_action(round_, self.hint_chart)
             self.console.print(f"[dim]basic strategy: {hint}[/dim]")
-        free = self.bankroll - self.committed(round_)
-        box = round_.boxes[round_.box_index]
         if round_.phase is Phase.INSURANCE:
-            most = min(box.bet // 2, free)
+            most = self.table.most_insurance()
             while True:
                 text = self.ask(
                     f"Dealer shows an ace. Insurance for box {round_.box_index + 1}? "
@@ -169,7 +149,7 @@ class TerminalTable:
                 )
                 try:
                     amount = parse_money(text)
-                except ValueError as error:
+                except MoneyError as error:
                     self.console.print(f"[red]{error}[/red]")
                     continue
                 if amount == 0:
@@ -182,11 +162,8 @@ class TerminalTable:
             text = self.ask(f"Early surrender box {round_.box_index + 1}? (y/n):")
             kind = ActionKind.SURRENDER if text.lower().startswith("y") else ActionKind.NO_SURRENDER
             return Action(kind)
-        legal = [
-            action
-            for action in round_.legal_actions()
-            if action.kind not in (ActionKind.DOUBLE, ActionKind.SPLIT) or box.bet <= free
-        ]
+        legal = self.table.legal_actions()
+        box = round_.boxes[round_.box_index]
         labels = " ".join(LABELS[action.kind] for action in legal)
         while True:
             hand = f".{round_.hand_index + 1}" if len(box.hands) > 1 else ""
@@ -200,53 +177,53 @@ class TerminalTable:
             self.console.print(f"[red]choose one of: {labels}[/red]")
 
     def play_round(self) -> None:
-        bets = self.ask_bets()
-        round_ = Round.deal(self.rules, bets, self.shoe)
-        while not round_.is_settled:
+        self.table.start_round(self.ask_bets())
+        while self.table.in_round:
+            round_ = self.table.round
+            assert round_ is not None
             self.show(round_)
-            round_.act(self.choose(round_))
-        self.show(round_)
-        net = sum(box.net for box in round_.boxes)
-        self.bankroll += net
-        colour = "green" if net > 0 else "red" if net < 0 else "white"
-        self.console.print(
-            f"Round: [{colour}]{money(net)}[/{colour}]   bankroll: {money(self.bankroll)}"
-        )
+            self.table.act(self.choose(round_))
 
     def run(self) -> None:
         self.console.print("[bold]Rules:[/bold] " + "; ".join(describe(self.rules)))
-        self.console.print(f"Bankroll: {money(self.bankroll)}")
+        self.console.print(f"Bankroll: {money(self.table.bankroll)}")
         try:
-            while self.bankroll >= self.rules.min_bet:
+            while self.table.can_cover_minimum():
                 self.play_round()
+            self.table.close()
             self.console.print("You cannot cover the minimum bet. Thanks for playing.")
-        except QuitTable:
-            self.console.print(f"\nYou leave with {money(self.bankroll)}.")
+        except Leave:
+            if self.table.in_round:
+                self.console.print(
+                    "\nYou leave in the middle of a round: it is played out with the standard decisions"
+                    " (no insurance, no surrender, stand); a started round is never refunded."
+                )
+            self.table.close()
+            self.console.print(f"\nYou leave with {money(self.table.bankroll)}.")
 
 
 def house_command(name: str) -> click.Command:
     @click.command(name, help=f"Play {name.capitalize()} Blackjack in the terminal.")
     @click.option(
-        "--seed", type=int, help="Reproducible (non-secure) shuffles, for practice and tests."
+        "--seed",
+        type=SEED,
+        help="Reproducible (non-secure) shuffles, for practice and tests (0 to 2**64-1).",
     )
     @click.option("--bankroll", default="1000.00", show_default=True, help="Starting play money.")
     @click.option("--hint", is_flag=True, help="Show the basic strategy move at each decision.")
     def command(seed: int | None, bankroll: str, hint: bool) -> None:
-        from twentyone.cli.errors import UserInputError
-
-        try:
-            start = parse_money(bankroll)
-        except ValueError as error:
-            raise UserInputError(f"--bankroll: {error}") from None
-        source: RandomSource = SystemRandomSource() if seed is None else SeededRandomSource(seed)
-        console = Console(highlight=False)
         rules = preset(name)
+        start = money_option(
+            "--bankroll", bankroll, minimum=rules.min_bet, minimum_is="the table's minimum bet"
+        )
+        console = Console(highlight=False)
         chart = None
         if hint:
             from twentyone.analysis.strategy import basic_strategy
 
             chart = basic_strategy(rules)
-        TerminalTable(rules, source, start, console, chart).run()
+        table = HouseTable.session(rules, shoe_for(rules, source_for(seed)), start)
+        TerminalTable(table, console, chart).run()
 
     return command
 

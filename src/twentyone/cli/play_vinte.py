@@ -2,6 +2,9 @@
 
 You sit at seat 0; the bots take the seats to your left. The match runs until there is a
 winner (or the round limit). The terminal waits for you: there is no decision deadline here.
+A thin client of :class:`twentyone.tables.vinte.VinteRunner`, which deals, runs the bots and
+emits every event; this module reads your decisions and prints what you may see. ``q`` at any
+prompt, the end of input or Ctrl-C leaves the match with its summary.
 """
 
 from __future__ import annotations
@@ -12,27 +15,16 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from twentyone.cli.errors import reports_bad_input
-from twentyone.randomness import RandomSource, SeededRandomSource, SystemRandomSource
-from twentyone.vinte.bots import VinteBot, pool_from_view
-from twentyone.vinte.decision import bet_edges, player_choices
-from twentyone.vinte.game import (
-    Action,
-    Bet,
-    Call,
-    Draw,
-    Hit,
-    MatchState,
-    Phase,
-    Stand,
-    apply,
-    deal,
-    new_match,
-    to_act,
-)
+from twentyone.analysis.vinte.bots import VinteBot, pool_from_view
+from twentyone.cli.errors import UserInputError, reports_bad_input
+from twentyone.cli.options import SEED, WholeNumber
+from twentyone.cli.play_input import Leave, read_line, source_for
+from twentyone.randomness import RandomSource
+from twentyone.tables.listeners import TableEvent
+from twentyone.tables.vinte import VinteRunner
+from twentyone.vinte.game import Action, Bet, Call, Draw, Hit, MatchState, Phase, Stand
 from twentyone.vinte.settings import SeatSpec, VinteSettings, VinteTable
-from twentyone.vinte.table import shuffled_deck
-from twentyone.vinte.views import SeatView, view_for
+from twentyone.vinte.views import SeatView
 
 HUMAN = 0
 
@@ -116,8 +108,16 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
+def _ask_number(console: Console, prompt: str, low: int, high: int) -> int:
+    while True:
+        text = read_line(console, prompt)
+        if text.isascii() and text.isdigit() and len(text) <= 6 and low <= int(text) <= high:
+            return int(text)
+        console.print(f"[red]give a whole number from {low} to {high}[/red]")
+
+
 def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
-    """Prompt for the human's decision until it is a legal one."""
+    """Prompt for the human's decision until it is a legal one (:class:`Leave` on q)."""
     seat = HUMAN
     settings = view.table.settings
     rules = view.table.rules
@@ -125,6 +125,8 @@ def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
         hidden = view.hand(seat).cards[0]
         chips = [a.chips for a in view.legal if isinstance(a, Bet)]
         if hints and hidden is not None:
+            from twentyone.analysis.vinte.search import bet_edges
+
             edge = bet_edges(
                 rules.aces_high,
                 settings.declares_21,
@@ -132,14 +134,18 @@ def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
                 rules.decks or 1,
             )[hidden.value - 1]
             console.print(f"hint: your hidden {hidden} is worth {edge:+.3f} per chip bet")
-        amount = click.prompt(
-            f"Your hidden card is {hidden}. Bet ({min(chips)}-{max(chips)})",
-            type=click.IntRange(min(chips), max(chips)),
+        amount = _ask_number(
+            console,
+            f"Your hidden card is {hidden}. Bet ({min(chips)}-{max(chips)}; q to leave):",
+            min(chips),
+            max(chips),
         )
         return Bet(seat, amount)
     if view.phase is Phase.PLAYERS:
         hand = view.hand(seat)
         if hints:
+            from twentyone.analysis.vinte.search import player_choices
+
             hidden, up = hand.cards[0], view.banker_cards[1]
             assert hidden is not None and up is not None
             choice = player_choices(
@@ -152,11 +158,16 @@ def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
                 settings.player_21_pays_double,
             )
             console.print(f"hint: stand {choice.stand:+.3f}, hit {choice.hit:+.3f} per chip")
-        answer = click.prompt(
-            f"You hold {_cards(hand.cards)} ({view.total(hand.known)}): (h)it or (s)tand",
-            type=click.Choice(["h", "s", "hit", "stand"]),
-        )
-        return Hit(seat) if answer.startswith("h") else Stand(seat)
+        while True:
+            answer = read_line(
+                console,
+                f"You hold {_cards(hand.cards)} ({view.total(hand.known)}): (h)it or (s)tand (h, s, hit, stand):",
+            ).lower()
+            if answer in ("h", "hit"):
+                return Hit(seat)
+            if answer in ("s", "stand"):
+                return Stand(seat)
+            console.print("[red]choose h or s[/red]")
     targets = [a.target for a in view.legal if isinstance(a, Call)]
     can_draw = any(isinstance(a, Draw) for a in view.legal)
     if hints:
@@ -169,87 +180,100 @@ def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
         options = (
             ("(d)raw or " if can_draw else "") + "call SEAT (" + ", ".join(map(str, targets)) + ")"
         )
-        answer = click.prompt(f"You are the bank: {options}").strip().lower()
+        answer = read_line(console, f"You are the bank: {options}:").lower()
         if answer in ("d", "draw") and can_draw:
             return Draw(seat)
         words = answer.replace("call", "").split()
-        if len(words) == 1 and words[0].isdigit() and int(words[0]) in targets:
+        if (
+            len(words) == 1
+            and words[0].isascii()
+            and words[0].isdigit()
+            and int(words[0]) in targets
+        ):
             return Call(seat, int(words[0]))
         console.print("not a legal choice")
 
 
+def chips_line(names: list[str], state: MatchState) -> str:
+    return "chips: " + ", ".join(f"{n} {s.stack}" for n, s in zip(names, state.seats, strict=True))
+
+
 def play(table: VinteTable, source: RandomSource, console: Console, hints: bool) -> MatchState:
-    bot = VinteBot(read_stands=True)
+    """Play the match in the terminal; the final (or, if you left, the current) state."""
+    bots = {seat: VinteBot(read_stands=True) for seat in range(table.size) if seat != HUMAN}
+    runner = VinteRunner(table, source, bots)
     names = [seat.name for seat in table.seats]
-    state = new_match(table, source)
-    first = names[state.banker]
-    verb = "are" if first == "You" else "is"
-    console.print(f"{first} {verb} drawn to hold the bank first.")
-    printed = 0
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.DEAL:
-            state = deal(state, shuffled_deck(table.rules, source), 0.0)
-            printed = 0
-        current = state.round
-        assert current is not None
-        for event in current.events[printed:]:
-            line = describe_event(event.for_seat(HUMAN), names)
+
+    def show(event: TableEvent) -> None:
+        if event.kind == "game":
+            line = describe_event(event.data.for_seat(HUMAN), names)
             if line:
                 console.print(line)
-        printed = len(current.events)
-        pending = to_act(state)
-        if not pending:
-            continue
-        seat = pending[0]
-        view = view_for(state, seat)
-        if seat == HUMAN and state.seats[HUMAN].in_game:
+
+    runner.subscribe(show)
+    first = names[runner.state.banker]
+    you = runner.state.banker == HUMAN
+    if runner.state.first_banker_drawn:
+        console.print(f"{first} {'are' if you else 'is'} drawn to hold the bank first.")
+    else:
+        console.print(f"{first} {'hold' if you else 'holds'} the bank first.")
+    try:
+        while runner.advance():
+            view = runner.view(HUMAN)
             render(console, view)
-            action = ask_human(view, hints, console)
-        else:
-            action = bot.decide(view)
-        state = apply(state, action, 0.0)
-    assert state.round is not None
-    for event in state.round.events[printed:]:
-        line = describe_event(event.for_seat(HUMAN), names)
-        if line:
-            console.print(line)
-    console.print(
-        "chips: " + ", ".join(f"{n} {s.stack}" for n, s in zip(names, state.seats, strict=True))
-    )
-    return state
+            runner.submit(HUMAN, ask_human(view, hints, console))
+    except Leave as leave:
+        state = runner.state
+        if not leave.typed:
+            console.print()  # end the prompt's line
+        console.print(chips_line(names, state))
+        console.print(
+            f"You leave the match after {state.rounds_played} round(s)"
+            f" with {state.seats[HUMAN].stack} chips."
+        )
+        return state
+    console.print(chips_line(names, runner.state))
+    return runner.state
 
 
 @click.command("vinte")
-@click.option("--seed", type=int, default=None, help="Seed for reproducible cards and bots.")
+@click.option("--seed", type=SEED, default=None, help="Seed for reproducible cards and bots.")
 @click.option(
     "--bots",
     "bot_count",
-    type=click.IntRange(1, 7),
+    type=WholeNumber(1, 7),
     default=3,
     show_default=True,
     help="Number of bots at the table (1-7).",
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option(
-    "--stack", type=int, default=50, show_default=True, help="Chips each seat starts with."
+    "--stack",
+    type=WholeNumber(0, 1_000_000),
+    default=50,
+    show_default=True,
+    help="Chips each seat starts with.",
 )
 @click.option(
     "--rounds",
     "round_limit",
-    type=int,
+    type=WholeNumber(0, 1_000_000),
     default=100,
     show_default=True,
     help="Round limit (0 = play until one seat holds all the chips).",
 )
 @click.option(
     "--bank-rounds",
-    type=int,
+    type=WholeNumber(0, 1_000_000),
     default=3,
     show_default=True,
     help="Rounds a banker keeps the bank (0 = permanent).",
 )
 @click.option(
-    "--banker", type=int, default=None, help="First banker's seat (default: drawn at random)."
+    "--banker",
+    type=WholeNumber(0, 7),
+    default=None,
+    help="First banker's seat (default: drawn at random).",
 )
 @click.option("--hints/--no-hints", default=False, help="Show the decision support's figures.")
 @reports_bad_input
@@ -264,12 +288,12 @@ def vinte(
     hints: bool,
 ) -> None:
     """Play Vinte-e-um in the terminal: you and bots, until there is a winner."""
-    seats = (SeatSpec(name), *(SeatSpec(f"Bot {i}", bot=True) for i in range(1, bot_count + 1)))
+    bot_names = [f"Bot {i}" for i in range(1, bot_count + 1)]
+    if not name.strip() or not name.isprintable() or len(name) > 40:
+        raise UserInputError(f"--name must be 1 to 40 printable characters, got {name!r}")
+    if name.strip().casefold() in (bot.casefold() for bot in bot_names):
+        raise UserInputError(f"--name {name!r} is a bot's name at this table: choose another")
+    seats = (SeatSpec(name), *(SeatSpec(bot, bot=True) for bot in bot_names))
     settings = VinteSettings(starting_stack=stack, round_limit=round_limit, bank_rounds=bank_rounds)
     table = VinteTable(seats, settings=settings, first_banker=banker)
-    source: RandomSource = SystemRandomSource() if seed is None else SeededRandomSource(seed)
-    console = Console(highlight=False)
-    try:
-        play(table, source, console, hints)
-    except click.Abort:
-        console.print("\nGoodbye.")
+    play(table, source_for(seed), Console(highlight=False), hints)

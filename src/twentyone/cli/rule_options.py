@@ -7,7 +7,9 @@ from typing import Any, TypeVar
 
 import click
 
-from twentyone.presets import PRESETS, preset
+from twentyone.cli.options import WholeNumber, shown
+from twentyone.errors import InvalidRulesError
+from twentyone.games import GAMES, house_banked_games
 from twentyone.rules import (
     Double,
     EnhcLoses,
@@ -27,7 +29,7 @@ _OPTIONS = [
         "preset_name",
         default="casino",
         show_default=True,
-        help=f"Rule preset: {', '.join(sorted(PRESETS))}.",
+        help=f"Rule preset: {' or '.join(house_banked_games())} (the house-banked games).",
     ),
     click.option("--decks", help="Number of decks, or 'inf' for an infinite shoe."),
     click.option(
@@ -54,7 +56,7 @@ _OPTIONS = [
         help="Which hands may double.",
     ),
     click.option("--das/--no-das", default=None, help="Double after split."),
-    click.option("--max-hands", type=int, help="Most hands one box can split into."),
+    click.option("--max-hands", type=WholeNumber(), help="Most hands one box can split into."),
     click.option("--resplit-aces/--no-resplit-aces", default=None, help="Resplit aces."),
     click.option("--hit-split-aces/--no-hit-split-aces", default=None, help="Hit split aces."),
     click.option(
@@ -101,11 +103,29 @@ def rule_options(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def house_preset(name: str) -> Rules:
+    """The rules of ``--preset NAME``, which must be a house-banked game: the dealer, analyze,
+    strategy and simulate commands compute a house game and would print numbers for a game
+    they do not describe."""
+    entry = GAMES.get(name)
+    games = " or ".join(house_banked_games())
+    if entry is None:
+        raise InvalidRulesError(f"--preset must be {games}, got {shown(name)}")
+    if not entry.house_banked:
+        command = click.get_current_context(silent=True)
+        what = f"'{command.info_name}'" if command is not None else "this command"
+        raise InvalidRulesError(
+            f"--preset {name}: {entry.title} is not a house-banked game; {what} "
+            f"describes {games} only"
+        )
+    return entry.rules
+
+
 def build_rules(values: dict[str, Any] | Rules) -> Rules:
     """Turn the collected option values into a validated :class:`Rules`."""
     if isinstance(values, Rules):
         return values
-    rules = preset(values["preset_name"])
+    rules = house_preset(values["preset_name"])
     changes: dict[str, Any] = {}
     if values["decks"] is not None:
         changes["decks"] = parse_decks(values["decks"])

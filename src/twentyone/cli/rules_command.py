@@ -3,38 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import click
 
 from twentyone.cli.errors import reports_bad_input
-from twentyone.presets import PRESETS, preset
-from twentyone.rules import Rules
+from twentyone.games import GAMES, game
+from twentyone.presets import preset
 from twentyone.rules_text import describe_preset
-
-
-def _house_game_figures(rules: Rules) -> dict[str, float]:
-    from twentyone.analysis.house_edge import basic_strategy_ev, expected_return
-
-    return {
-        "expected_return": expected_return(rules),
-        "basic_strategy_ev": basic_strategy_ev(rules),
-    }
-
-
-def _exchange_figures(rules: Rules) -> dict[str, float]:
-    from twentyone.exchange.solver import overall_ev
-
-    return {"hand_expected_return": float(overall_ev(rules.dealer_hits_soft_17))}
-
-
-#: How each preset's theoretical return is computed (Vinte-e-um has none: players bet each other).
-FIGURES: dict[str, Callable[[Rules], dict[str, float]]] = {
-    "casino": _house_game_figures,
-    "online": _house_game_figures,
-    "exchange": _exchange_figures,
-}
 
 LABELS = {
     "expected_return": "house edge with perfect play",
@@ -49,20 +25,26 @@ LABELS = {
 @reports_bad_input
 def rules_command(preset_name: str | None, as_json: bool) -> None:
     """Show the rules of PRESET (all presets if omitted), with the house edge."""
-    names = [preset_name] if preset_name else sorted(PRESETS)
-    presets = {name: preset(name) for name in names}
+    if preset_name is not None:
+        preset(preset_name)  # an unknown name is refused as a preset, the argument's name
+    entries = [game(preset_name)] if preset_name is not None else list(GAMES.values())
     out: dict[str, Any] = {}
-    for name, rules in presets.items():
-        out[name] = {"rules": rules.to_json(), "description": describe_preset(name, rules)}
-        if name in FIGURES:
-            out[name].update(FIGURES[name](rules))
+    for entry in sorted(entries, key=lambda entry: entry.name):
+        rules = entry.rules
+        out[entry.name] = {
+            "rules": rules.to_json(),
+            "description": describe_preset(entry.name, rules),
+        }
+        # Vinte-e-um has no theoretical return: its players bet against each other.
+        if entry.load_figures is not None:
+            out[entry.name].update(entry.load_figures()(rules))
     if as_json:
         click.echo(json.dumps(out if preset_name is None else out[preset_name], indent=2))
         return
-    for name, entry in out.items():
+    for name, entry_out in out.items():
         click.echo(f"{name}:")
-        for line in entry["description"]:
+        for line in entry_out["description"]:
             click.echo(f"  - {line}")
         for key, label in LABELS.items():
-            if key in entry:
-                click.echo(f"  {label}: {-entry[key]:.4%}")
+            if key in entry_out:
+                click.echo(f"  {label}: {-entry_out[key]:.4%}")

@@ -11,7 +11,10 @@ from typing import Any
 import click
 
 from twentyone.cli.errors import reports_bad_input
+from twentyone.cli.options import FiniteNumber, WholeNumber, seed_option, shown
+from twentyone.cli.progress import say_compiling, working
 from twentyone.cli.rule_options import build_rules, rule_options
+from twentyone.jsonio import read_json
 from twentyone.simulation.errors import CountingDataError, SimulationError
 
 #: Runs of at least this many rounds show a progress bar (on stderr, when it is a terminal).
@@ -19,12 +22,20 @@ PROGRESS_ROUNDS = 4_000_000
 
 
 def _read_json(path: str, what: str) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SimulationError(f"cannot read {what} file {path!r}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise SimulationError(f"{what} file {path!r} is not valid JSON: {error}") from None
+    """The JSON in file ``path``, bounded in size and depth (:mod:`twentyone.jsonio`)."""
+    return read_json(path, f"{what} file {path!r}")
+
+
+def _round_bounds() -> tuple[int, int]:
+    from twentyone.simulation.runner import MAX_ROUNDS
+
+    return 1, MAX_ROUNDS
+
+
+def _worker_bounds() -> tuple[int, int]:
+    from twentyone.simulation.runner import MAX_WORKERS
+
+    return 1, MAX_WORKERS
 
 
 def _is_file(name: str) -> bool:
@@ -33,10 +44,25 @@ def _is_file(name: str) -> bool:
 
 @click.command("simulate")
 @rule_options
-@click.option("--rounds", type=int, default=1_000_000, show_default=True, help="Rounds to play.")
-@click.option("--seed", type=int, help="Random seed (default: a fresh one, printed).")
-@click.option("--workers", type=int, help="Worker processes (default: all cores).")
-@click.option("--chart", "chart_file", help="Strategy chart JSON (default: basic strategy).")
+@click.option(
+    "--rounds",
+    type=WholeNumber(bounds=_round_bounds),
+    default=1_000_000,
+    show_default=True,
+    help="Rounds to play.",
+)
+@seed_option("Random seed (default: a fresh one, printed).")
+@click.option(
+    "--workers",
+    type=WholeNumber(bounds=_worker_bounds),
+    help="Worker processes (default: all cores).",
+)
+@click.option(
+    "--chart",
+    "chart_file",
+    help="Strategy chart JSON: a chart, or the output of `strategy --json` "
+    "(default: basic strategy).",
+)
 @click.option(
     "--strategy",
     "strategy_kind",
@@ -46,7 +72,7 @@ def _is_file(name: str) -> bool:
 )
 @click.option(
     "--boxes",
-    type=int,
+    type=WholeNumber(),
     default=1,
     show_default=True,
     help="Boxes played each round, each with the same bet (1 to the table's max_boxes).",
@@ -56,8 +82,10 @@ def _is_file(name: str) -> bool:
 )
 @click.option("--indices", help="Index plays: a set name (hi-lo-i18-fab4) or a JSON file.")
 @click.option("--spread", help="Bet ramp COUNT:UNITS,... (e.g. 1:2,2:4,3:8,4:12).")
-@click.option("--insure-at", type=float, help="Insure at this count or more (default: never).")
-@click.option("--bankroll", type=float, help="Bankroll in units, for the risk of ruin.")
+@click.option(
+    "--insure-at", type=FiniteNumber(), help="Insure at this count or more (default: never)."
+)
+@click.option("--bankroll", type=FiniteNumber(), help="Bankroll in units, for the risk of ruin.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @reports_bad_input
 def simulate(
@@ -76,6 +104,7 @@ def simulate(
     as_json: bool,
 ) -> None:
     """Play many rounds with real shoes and report EV, SD, win rate and risk of ruin."""
+    from twentyone.simulation.charts import load_chart
     from twentyone.simulation.counting import (
         BetRamp,
         CountingSystem,
@@ -83,11 +112,19 @@ def simulate(
         counting_system,
         index_set,
     )
-    from twentyone.simulation.runner import SimulationConfig, default_workers
-    from twentyone.strategy_chart import StrategyChart
+    from twentyone.simulation.runner import SimulationConfig, check_request, default_workers
 
     game = build_rules(rules)
-    chart = StrategyChart.from_json(_read_json(chart_file, "chart")) if chart_file else None
+    if seed is None:
+        seed = secrets.randbits(64)
+    if workers is None:
+        workers = default_workers()
+    # The run's bounds first: nothing is computed for a request that will be refused.
+    check_request(rounds, seed, workers)
+    chart = None
+    if chart_file:
+        # A chart, or the whole `strategy --json` output (load_chart takes either).
+        chart = load_chart(_read_json(chart_file, "chart"))
     system = None
     if count_name is not None:
         if _is_file(count_name):
@@ -104,7 +141,7 @@ def simulate(
             index_plays = index_set(indices)
     ramp = BetRamp.parse(spread) if spread else None
     if bankroll is not None and bankroll <= 0:
-        raise SimulationError(f"bankroll must be positive, got {bankroll}")
+        raise SimulationError(f"--bankroll must be a positive number of units, got {bankroll:g}")
     if not 1 <= boxes <= game.max_boxes:
         # Checked before any strategy is computed (the config checks it again).
         raise SimulationError(
@@ -112,18 +149,20 @@ def simulate(
         )
     if strategy_kind not in ("chart", "cd"):
         # Checked here rather than by click.Choice: bad input is one line on stderr.
-        raise SimulationError(f"--strategy must be chart or cd, got {strategy_kind!r}")
+        raise SimulationError(f"--strategy must be chart or cd, got {shown(strategy_kind)}")
+    if strategy_kind == "cd" and index_plays is not None:
+        raise CountingDataError("--strategy cd takes no index plays (--indices)")
+    if insure_at is not None and system is None:
+        raise CountingDataError("--insure-at needs a counting system (--count)")
     cd = None
-    if strategy_kind == "cd":
-        if index_plays is not None:
-            raise CountingDataError("--strategy cd takes no index plays (--indices)")
-        from twentyone.simulation.cd import cd_strategy
+    # The basic strategy and CD play are computed by the exact analysis (kernels may compile).
+    with working("computing the strategy..."):
+        if strategy_kind == "cd":
+            from twentyone.simulation.cd import cd_strategy
 
-        cd = cd_strategy(game)
-    config = SimulationConfig.for_rules(game, chart, system, index_plays, ramp, boxes, cd)
+            cd = cd_strategy(game)
+        config = SimulationConfig.for_rules(game, chart, system, index_plays, ramp, boxes, cd)
     if insure_at is not None:
-        if system is None:
-            raise CountingDataError("--insure-at needs a counting system (--count)")
         config = SimulationConfig(
             config.rules,
             config.chart,
@@ -135,11 +174,6 @@ def simulate(
             config.boxes,
             config.cd,
         )
-    if seed is None:
-        seed = secrets.randbits(64)
-    if workers is None:
-        workers = default_workers()
-
     result = _run(config, rounds, seed, workers)
     out = result.to_json(bankroll)
     out["strategy"] = config.chart_source if cd is None else cd.source
@@ -161,7 +195,7 @@ def _run(config: Any, rounds: int, seed: int, workers: int) -> Any:
     from twentyone.simulation.runner import simulate
 
     if rounds < PROGRESS_ROUNDS or not sys.stderr.isatty():
-        return simulate(config, rounds, seed, workers)
+        return simulate(config, rounds, seed, workers, on_compile=say_compiling)
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -183,7 +217,7 @@ def _run(config: Any, rounds: int, seed: int, workers: int) -> Any:
 
     with progress:
         task = progress.add_task("simulate", total=rounds)
-        return simulate(config, rounds, seed, workers, advance)
+        return simulate(config, rounds, seed, workers, advance, on_compile=say_compiling)
 
 
 def _print_report(out: dict[str, Any]) -> None:

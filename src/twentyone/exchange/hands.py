@@ -14,7 +14,7 @@ the cards matters to the play. A finished hand is summed up by a *final code* (a
 >>> describe_code(final_code((23, False, 3))), describe_code(FIVE_21)
 ('bust', 'five-card 21')
 >>> compare(FIVE, BLACKJACK), compare(BLACKJACK, FIVE), compare(20, 20), compare(BUST, BUST)
-(<Result.WIN: 'win'>, <Result.LOSE: 'lose'>, <Result.TIE: 'tie'>, <Result.LOSE: 'lose'>)
+(<Showdown.WIN: 'win'>, <Showdown.LOSE: 'lose'>, <Showdown.TIE: 'tie'>, <Showdown.LOSE: 'lose'>)
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import enum
 from collections.abc import Iterable
 
 from twentyone.cards import Card
+from twentyone.hand import best_total
+from twentyone.hand import is_soft as hand_is_soft
 
 #: (hard total, holds an ace, number of cards)
 HandState = tuple[int, bool, int]
@@ -44,8 +46,8 @@ BUST_5 = 26
 FINAL_CODES: tuple[int, ...] = tuple(range(27))
 
 
-class Result(enum.Enum):
-    """A player hand against the dealer."""
+class Showdown(enum.Enum):
+    """How a finished player hand fares against the dealer's: win, tie (dead heat) or lose."""
 
     WIN = "win"
     TIE = "tie"
@@ -65,12 +67,12 @@ def state_of(cards: Iterable[Card]) -> HandState:
 
 
 def is_soft(state: HandState) -> bool:
-    hard, ace, _ = state
-    return ace and hard + 10 <= 21
+    """The core soft-total rule (:func:`twentyone.hand.is_soft`) on a hand state."""
+    return hand_is_soft(state[0], state[1])
 
 
 def total(state: HandState) -> int:
-    return state[0] + 10 if is_soft(state) else state[0]
+    return best_total(state[0], state[1])
 
 
 def is_bust(state: HandState) -> bool:
@@ -118,16 +120,16 @@ def rank(code: int) -> int:
     return code
 
 
-def compare(player: int, dealer: int) -> Result:
+def compare(player: int, dealer: int) -> Showdown:
     """A player hand (final code) against the dealer's; a bust player loses even to a bust dealer."""
     if code_is_bust(player):
-        return Result.LOSE
+        return Showdown.LOSE
     mine, theirs = rank(player), rank(dealer)
     if mine > theirs:
-        return Result.WIN
+        return Showdown.WIN
     if mine == theirs:
-        return Result.TIE
-    return Result.LOSE
+        return Showdown.TIE
+    return Showdown.LOSE
 
 
 def describe_code(code: int) -> str:

@@ -10,18 +10,32 @@ A two-card 21 (blackjack), a bust hand and a five-card hand never hit.
 ('H3', 'H4', 'H3')
 >>> table.hits((16, False, 2), 10), table.hits((16, False, 3), 10)
 (False, True)
+>>> from twentyone.exchange.hands import describe_code
+>>> sorted(describe_code(code) for code in table.final_codes((20, False, 2), 6))
+['20']
+>>> sorted(describe_code(code) for code in table.final_codes((12, False, 2), 10))
+['17', '18', '19', '20', '21', 'bust', 'bust', 'five-card 21', 'five-card hand']
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from twentyone.errors import TwentyOneError
-from twentyone.exchange.hands import MAX_CARDS, HandState, is_blackjack, is_soft, total
+from twentyone.errors import TwentyOneError, shown
+from twentyone.exchange.hands import (
+    MAX_CARDS,
+    VALUES,
+    HandState,
+    add_card,
+    final_code,
+    is_blackjack,
+    is_soft,
+    total,
+)
 
 DATA_FILE = "exchange_logic_table.json"
 #: Up-card columns in the spec's order (values; 1 is the ace).
@@ -60,7 +74,9 @@ def pattern_for(code: str) -> tuple[bool, bool, bool]:
         return _CODES[code]
     if len(code) == 3 and set(code) <= {"H", "S"}:
         return (code[0] == "H", code[1] == "H", code[2] == "H")
-    raise LogicTableError(f"unknown logic table code {code!r} (expected H, H3, H4, S or e.g. HSH)")
+    raise LogicTableError(
+        f"unknown logic table code {shown(code)} (expected H, H3, H4, S or e.g. HSH)"
+    )
 
 
 @dataclass(frozen=True)
@@ -68,8 +84,17 @@ class LogicTable:
     """Hit or stand for every (total, soft, up card, number of cards)."""
 
     cells: Mapping[Cell, tuple[bool, bool, bool]]
+    # Computed once: a table is a dict key of every per-table cache (hashing 280 cells per
+    # look-up would cost more than the look-up).
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+    # (state, up value) -> final codes; filled on demand (the table is immutable).
+    _finals: dict[tuple[HandState, int], frozenset[int]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
+        if not isinstance(self.cells, Mapping):
+            raise LogicTableError("a logic table's cells must be a mapping")
         missing = [cell for cell in all_cells() if cell not in self.cells]
         if missing:
             total_, soft, up = missing[0]
@@ -78,9 +103,23 @@ class LogicTable:
                 f"logic table has no entry for {kind} {total_} against {UP_CARD_NAMES[up]}"
                 f" ({len(missing)} cells missing)"
             )
+        cells = {cell: self.cells[cell] for cell in all_cells()}
+        for cell, pattern in cells.items():
+            if (
+                not isinstance(pattern, tuple)
+                or len(pattern) != len(DECISION_CARDS)
+                or not all(isinstance(hit, bool) for hit in pattern)
+            ):
+                raise LogicTableError(
+                    f"logic table cell {cell} must be three booleans (hit with 2, 3, 4 cards),"
+                    f" got {shown(pattern)}"
+                )
+        # A private copy: the table cannot change under the caches built on it.
+        object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "_hash", hash(frozenset(cells.items())))
 
     def __hash__(self) -> int:
-        return hash(frozenset(self.cells.items()))
+        return self._hash
 
     def hits(self, state: HandState, up_value: int) -> bool:
         """Whether a player hand in ``state`` takes a card against the dealer's ``up_value``."""
@@ -88,6 +127,27 @@ class LogicTable:
         if hard > 21 or cards >= MAX_CARDS or cards < 2 or is_blackjack(state):
             return False
         return self.cells[(total(state), is_soft(state), up_value)][cards - 2]
+
+    def final_codes(self, state: HandState, up_value: int) -> frozenset[int]:
+        """Every final code a hand in ``state`` can end on, played out by this table.
+
+        Exact set reasoning: with an infinite deck every card value can come next, so each
+        code listed has a positive probability (the probabilities are in
+        :mod:`twentyone.analysis.exchange.playouts`).
+        """
+        key = (state, up_value)
+        cached = self._finals.get(key)
+        if cached is not None:
+            return cached
+        if not self.hits(state, up_value):
+            out = frozenset({final_code(state)})
+        else:
+            codes: set[int] = set()
+            for value in VALUES:
+                codes |= self.final_codes(add_card(state, value), up_value)
+            out = frozenset(codes)
+        self._finals[key] = out
+        return out
 
     def code(self, total_: int, soft: bool, up_value: int) -> str:
         return code_for(self.cells[(total_, soft, up_value)])
@@ -117,7 +177,12 @@ class LogicTable:
                         f"logic table row {key} {total_} must list {len(UP_CARDS)} codes"
                     )
                 for up, code in zip(UP_CARDS, row, strict=True):
-                    cells[(total_, soft, up)] = pattern_for(str(code))
+                    if not isinstance(code, str):
+                        raise LogicTableError(
+                            f'logic table row {key} {total_}: a code is text like "H3",'
+                            f" not {shown(code)}"
+                        )
+                    cells[(total_, soft, up)] = pattern_for(code)
         return cls(cells)
 
 
@@ -130,7 +195,7 @@ _LOADED: list[LogicTable] = []
 
 
 def load_logic_table() -> LogicTable:
-    """The table shipped with the package (generated by :mod:`twentyone.exchange.solver`)."""
+    """The table shipped with the package (generated by :mod:`twentyone.analysis.exchange.solver`)."""
     if not _LOADED:
         text = resources.files("twentyone").joinpath("data", DATA_FILE).read_text("utf-8")
         _LOADED.append(LogicTable.from_json(json.loads(text)))

@@ -24,14 +24,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from twentyone.cards import Card
-from twentyone.errors import TwentyOneError
+from twentyone.errors import TwentyOneError, shown
 from twentyone.exchange.certainty import all_decided
 from twentyone.exchange.dealer import dealer_draws, dealer_reachable
-from twentyone.exchange.hands import HandState, final_code, state_of
+from twentyone.exchange.hands import MAX_CARDS, HandState, final_code, state_of
 from twentyone.exchange.logic_table import LogicTable
-from twentyone.exchange.play import shared_model
 
 PLAYERS = 4
+#: The longest text a card is parsed from (" 10h " and the like); longer is refused unread.
+_LONGEST_CARD = 8
 
 
 class InvalidStateError(TwentyOneError):
@@ -50,10 +51,10 @@ class ExchangeState:
     def from_json(cls, data: Any) -> ExchangeState:
         if not isinstance(data, dict):
             raise InvalidStateError("an exchange state must be a JSON object")
-        unknown = set(data) - {"players", "dealer", "played"}
+        unknown = [key for key in data if key not in ("players", "dealer", "played")]
         if unknown:
             raise InvalidStateError(
-                f"unknown key(s) in exchange state: {', '.join(sorted(unknown))}"
+                f"unknown key(s) in exchange state: {', '.join(sorted(map(_key_name, unknown)))}"
             )
         players = data.get("players")
         if not isinstance(players, list) or len(players) != PLAYERS:
@@ -65,7 +66,7 @@ class ExchangeState:
         dealer = _cards(data.get("dealer", []), "dealer")
         played = data.get("played", False)
         if not isinstance(played, bool):
-            raise InvalidStateError(f"played must be true or false, got {played!r}")
+            raise InvalidStateError(f"played must be true or false, got {shown(played)}")
         return cls(hands, dealer, played)
 
     def to_json(self) -> dict[str, Any]:
@@ -150,8 +151,7 @@ class ExchangeState:
         if not self.started:
             return False
         if not self.played:
-            model = shared_model(table)
-            reach = [model.reachable(s, self.up_value) for s in self.player_states()]
+            reach = [table.final_codes(s, self.up_value) for s in self.player_states()]
             return all_decided(reach, dealer_reachable(self.dealer_state()))
         dealer = self.dealer_state()
         if not dealer_draws(dealer):
@@ -188,10 +188,22 @@ def _describe(cards: tuple[Card, ...]) -> str:
     return " ".join(str(card) for card in cards)
 
 
+def _key_name(key: object) -> str:
+    return key if isinstance(key, str) and len(key) <= 40 else shown(key)
+
+
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise InvalidStateError(f'{where} cards must be a list like ["TS", "6H"]')
-    try:
-        return tuple(Card.parse(item) for item in value)
-    except TwentyOneError as error:
-        raise InvalidStateError(f"{where}: {error}") from None
+    if len(value) > MAX_CARDS:
+        # No hand, the dealer's included, ever holds more (and validation is quadratic in it).
+        raise InvalidStateError(f"{where} has {len(value)} cards; a hand holds at most {MAX_CARDS}")
+    cards = []
+    for item in value:
+        if not isinstance(item, str) or len(item) > _LONGEST_CARD:
+            raise InvalidStateError(f"{where}: unknown card {shown(item)} (a card is like 'AS')")
+        try:
+            cards.append(Card.parse(item))
+        except TwentyOneError as error:
+            raise InvalidStateError(f"{where}: {error}") from None
+    return tuple(cards)

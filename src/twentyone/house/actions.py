@@ -9,10 +9,15 @@ Action(kind=<ActionKind.INSURANCE: 'insurance'>, amount=250)
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 
-from twentyone.errors import IllegalActionError
+from twentyone.errors import IllegalActionError, shown
+from twentyone.money import MAX_AMOUNT
 from twentyone.moves import Move
+
+#: An insurance amount as typed: ASCII digits only (not "٢٥٠", "2_5" or "²"), at most 16.
+_AMOUNT_TEXT = re.compile(r"[0-9]{1,16}")
 
 
 class ActionKind(enum.Enum):
@@ -34,8 +39,18 @@ class Action:
     text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.kind, ActionKind):
+            raise IllegalActionError(f"an action kind is an ActionKind, not {shown(self.kind)}")
         if (self.kind is ActionKind.INSURANCE) != (self.amount is not None):
             raise IllegalActionError("an amount goes with insurance and only with insurance")
+        amount = self.amount
+        if amount is not None and (
+            isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_AMOUNT
+        ):
+            raise IllegalActionError(
+                f"an insurance amount is a whole number of minor units (an int from 0 to"
+                f" {MAX_AMOUNT}), not {shown(amount)}"
+            )
         text = self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
         object.__setattr__(self, "text", text)
 
@@ -44,7 +59,7 @@ class Action:
         """Parse ``hit``, ``stand``, ``double``, ``split``, ``surrender``, ``no-surrender``,
         ``no-insurance`` or ``insurance N``."""
         if not isinstance(text, str):
-            raise IllegalActionError(f"a decision must be a string, got {text!r}")
+            raise IllegalActionError(f"a decision must be a string, got {shown(text)}")
         words = text.strip().lower().split()
         if not words:
             raise IllegalActionError("empty decision")
@@ -53,16 +68,17 @@ class Action:
         except ValueError:
             names = ", ".join(k.value for k in ActionKind)
             raise IllegalActionError(
-                f"unknown decision {text!r} (expected one of {names})"
+                f"unknown decision {shown(text)} (expected one of {names})"
             ) from None
         if kind is ActionKind.INSURANCE:
-            if len(words) != 2 or not words[1].isdigit():
+            if len(words) != 2 or not _AMOUNT_TEXT.fullmatch(words[1]):
                 raise IllegalActionError(
-                    f"insurance needs a whole amount in minor units, e.g. 'insurance 250', got {text!r}"
+                    "insurance needs a whole amount in minor units, e.g. 'insurance 250',"
+                    f" got {shown(text)}"
                 )
             return cls(kind, int(words[1]))
         if len(words) != 1:
-            raise IllegalActionError(f"decision {text!r} takes no argument")
+            raise IllegalActionError(f"decision {shown(text)} takes no argument")
         return _SIMPLE_ACTIONS[kind]
 
     @classmethod

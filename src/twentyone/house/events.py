@@ -39,14 +39,24 @@ class CardDealt(NamedTuple):
 
 
 class Decided(NamedTuple):
-    """A box's decision; ``hand`` is None for insurance and early surrender."""
+    """A box's decision; ``hand`` is None for insurance and early surrender. ``timed_out``: the
+    standard decision taken when the decision time ran out."""
 
     box: int
     hand: int | None
     action: str
+    timed_out: bool = False
 
     def to_json(self, reveal: bool = True) -> dict[str, Any]:
-        return {"type": "decision", "box": self.box, "hand": self.hand, "action": self.action}
+        out: dict[str, Any] = {
+            "type": "decision",
+            "box": self.box,
+            "hand": self.hand,
+            "action": self.action,
+        }
+        if self.timed_out:
+            out["timed_out"] = True
+        return out
 
 
 class Peeked(NamedTuple):

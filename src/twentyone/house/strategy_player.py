@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from twentyone.errors import IllegalActionError
 from twentyone.house.actions import DOUBLE, NO_INSURANCE, NO_SURRENDER, SPLIT, SURRENDER, Action
 from twentyone.house.round import Phase, Round
 from twentyone.moves import Move
@@ -11,6 +12,7 @@ from twentyone.strategy_chart import StrategyChart
 _MOVE_ACTIONS = {move: Action.of(move) for move in Move}
 # Enum member lookups are slow in Python 3.11; this runs at every decision of every round.
 _INSURANCE, _EARLY_SURRENDER, _BY_RANK = Phase.INSURANCE, Phase.EARLY_SURRENDER, SplitBy.RANK
+_SETTLED = Phase.SETTLED
 
 
 def chart_action(round_: Round, chart: StrategyChart) -> Action:
@@ -20,8 +22,10 @@ def chart_action(round_: Round, chart: StrategyChart) -> Action:
         return NO_INSURANCE
     if phase is _EARLY_SURRENDER:
         return NO_SURRENDER
-    hand = round_.current_hand
-    assert hand is not None, "the round is settled"
+    if round_.awaiting_card or phase is _SETTLED:
+        raise IllegalActionError(f"no decision is pending: {round_.pending_decision()}")
+    # The hand in play (Round.current_hand without the property call: once per decision).
+    hand = round_.boxes[round_.box_index].hands[round_.hand_index]
     rules = round_.rules
     can_double = can_split = can_surrender = False
     # The legal moves are the module's constants: identity tests keep this loop cheap.
@@ -41,6 +45,7 @@ def chart_action(round_: Round, chart: StrategyChart) -> Action:
     aces_high = rules.aces_high
     move = chart.move_for(
         hand.hard,
+        # twentyone.hand.is_soft(hand.hard, hand.aces > 0, aces_high) written out (hot path).
         aces_high and hand.aces > 0 and hand.hard <= 11,
         pair_value,
         round_.upcard.value,

@@ -10,6 +10,7 @@ gives the fair prices the market maker quotes around. Money moves only through
 from twentyone.market.ladder import index_of, price_text
 from twentyone.market.market import (
     COMMISSION_ACCOUNT,
+    MARKET_MAKER_ACCOUNT,
     Market,
     MarketSettings,
     MarketStatus,
@@ -19,11 +20,14 @@ from twentyone.market.market import (
     replay,
 )
 from twentyone.market.orders import CancelResult, Fill, OrderView, PlaceResult, Side
+from twentyone.market.references import ClientReferences
 from twentyone.market.settlement import SelectionResult
 
 __all__ = [
     "COMMISSION_ACCOUNT",
+    "MARKET_MAKER_ACCOUNT",
     "CancelResult",
+    "ClientReferences",
     "Fill",
     "Market",
     "MarketSettings",

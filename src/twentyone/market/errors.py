@@ -22,6 +22,12 @@ class OffLadderError(OrderRejectedError):
     reason = "off ladder"
 
 
+class InvalidPriceError(OffLadderError):
+    """Not a price at all: not decimal text with at most two decimals, a float, a list..."""
+
+    reason = "invalid price"
+
+
 class BelowMinimumStakeError(OrderRejectedError):
     reason = "below minimum stake"
 
@@ -57,7 +63,7 @@ class ReferenceReusedError(OrderRejectedError):
 
 
 class InvalidOrderError(OrderRejectedError):
-    """A malformed field: side, size, customer."""
+    """A malformed field (side, size, customer, reference, round) or an account that may not bet."""
 
     reason = "invalid order"
 
@@ -68,3 +74,7 @@ class CancelRejectedError(IllegalActionError):
 
 class MarketStateError(IllegalActionError):
     """A market action out of turn (settling during an open round, opening a past round...)."""
+
+
+class InvalidArgumentError(IllegalActionError):
+    """A malformed argument to a market, market maker or view (a wrong type, a bad name)."""

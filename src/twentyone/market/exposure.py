@@ -63,13 +63,17 @@ def unmatched_contribution(
 class CustomerExposure:
     """One customer's position on one market."""
 
-    __slots__ = ("loss", "rows", "settled_net", "worst")
+    __slots__ = ("loss", "rows", "settled_net", "worst", "written")
 
     def __init__(self, selections: int) -> None:
         self.rows: list[Row] = [[0, 0, 0, 0, 0, 0] for _ in range(selections)]
         self.worst = [0] * selections
         self.loss = 0  # sum over unsettled selections of max(0, -worst)
         self.settled_net = 0  # P&L of the selections settled so far
+        # The hold the market last wrote to the ledger for this position (its hold id's
+        # amount there): the market skips the ledger when a hold is unchanged, and checks an
+        # order against available + written, without looking the hold up.
+        self.written = 0
 
 
 class MarketExposure:

@@ -2,7 +2,8 @@
 
 A price is stored as its ladder index (0 = 1.01, 349 = 1000); ``PRICES_IN_HUNDREDTHS[i]``
 is the price times 100, so every figure stays an integer and no binary float is involved.
-Prices come in as text (``"2.5"``), :class:`~decimal.Decimal`, :class:`~fractions.Fraction` or
+Prices come in as text (``"2.5"``: ASCII digits, one point, at most two decimals, read by a
+pattern before any arithmetic), :class:`~decimal.Decimal`, :class:`~fractions.Fraction` or
 ``int``; a float is refused because its value is not the literal the customer typed.
 
 >>> len(PRICES_IN_HUNDREDTHS), price_text(0), price_text(349)
@@ -17,12 +18,13 @@ twentyone.market.errors.OffLadderError: price 2.01 is not on the ladder: between
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
 
-from twentyone.market.errors import OffLadderError
+from twentyone.errors import shown
+from twentyone.market.errors import InvalidPriceError, OffLadderError
 
 #: (start, end, step) in hundredths: prices above ``start`` up to ``end`` in steps of ``step``.
 _BANDS: tuple[tuple[int, int, int], ...] = (
@@ -46,63 +48,121 @@ LADDER_SIZE = len(PRICES_IN_HUNDREDTHS)
 MIN_INDEX = 0
 MAX_INDEX = LADDER_SIZE - 1
 
+
+def _text(hundredths: int) -> str:
+    whole, cents = divmod(hundredths, 100)
+    if cents == 0:
+        return str(whole)
+    return f"{whole}.{cents:02d}".rstrip("0")
+
+
 PriceInput = str | Decimal | Fraction | int
+
+#: Price text: ASCII digits, no leading zero, at most one point and two decimals. Read by this
+#: pattern before any arithmetic, so that ``"1e-5000"``, ``"2_5"``, ``"٢.٥"``, ``" 2.5"`` or
+#: ``"Infinity"`` never reach :class:`~decimal.Decimal` (whose exponents can take minutes).
+_PRICE_TEXT = re.compile(r"(?:0|[1-9][0-9]{0,6})(?:\.[0-9]{1,2})?")
+_LONGEST_TEXT = 10
+#: The largest figure, in hundredths, read as a price at all (ten million): anything above is
+#: refused as "not a price" before any arithmetic; 1,000.01 to 10,000,000 are "off the ladder".
+_MAX_HUNDREDTHS = 10**9
+_NOT_A_PRICE = "give decimal text with ASCII digits and at most two decimals, such as '2.5'"
+#: The shortest text of every ladder price (what the views print): the common case's parse.
+TEXT_INDEX = {_text(price): index for index, price in enumerate(PRICES_IN_HUNDREDTHS)}
+
+
+def hundredths_of(price: PriceInput) -> int:
+    """A price as an exact whole number of hundredths, or :class:`InvalidPriceError`.
+
+    Text must match the pattern (ASCII digits, at most one point and two decimals); a
+    :class:`~decimal.Decimal` or :class:`~fractions.Fraction` must be a whole number of
+    hundredths; an ``int`` is a whole price. Every check is on the input's size before any
+    arithmetic, so that a hostile value costs no more than a valid one. A ``float`` (its value
+    is not the literal that was typed) and a ``bool`` are refused.
+
+    >>> hundredths_of("2.5"), hundredths_of(Decimal("2.500")), hundredths_of(Fraction(21, 20))
+    (250, 250, 105)
+    >>> hundredths_of("2_5")
+    Traceback (most recent call last):
+    ...
+    twentyone.market.errors.InvalidPriceError: '2_5' is not a price: give decimal text with ASCII digits and at most two decimals, such as '2.5'
+    """
+    kind = type(price)
+    if kind is str:
+        text: str = price  # type: ignore[assignment]
+        if len(text) > _LONGEST_TEXT or not _PRICE_TEXT.fullmatch(text):
+            raise InvalidPriceError(f"{shown(text)} is not a price: {_NOT_A_PRICE}")
+        whole, _, cents = text.partition(".")
+        return int(whole) * 100 + int(cents.ljust(2, "0") or "0")
+    if kind is int:
+        number: int = price  # type: ignore[assignment]
+        if 0 <= number <= _MAX_HUNDREDTHS // 100:
+            return number * 100
+    elif kind is Fraction:
+        value: Fraction = price  # type: ignore[assignment]
+        numerator, denominator = value.numerator, value.denominator
+        if 0 <= numerator <= _MAX_HUNDREDTHS and 100 % denominator == 0:
+            return numerator * (100 // denominator)
+    elif kind is Decimal:
+        decimal: Decimal = price  # type: ignore[assignment]
+        if decimal.is_finite() and not decimal.is_signed():
+            _, digits, exponent = decimal.as_tuple()
+            assert isinstance(exponent, int)  # finite
+            count = len(digits)
+            while count > 1 and exponent < -2 and digits[count - 1] == 0:
+                count -= 1  # trailing zeros of the decimals: 2.500 is 2.5
+                exponent += 1
+            if count <= 12 and -2 <= exponent <= 9:
+                figure: int = int("".join(map(str, digits[:count]))) * 10 ** (exponent + 2)
+                if figure <= _MAX_HUNDREDTHS:
+                    return figure
+    elif kind is float or kind is bool:
+        raise InvalidPriceError(
+            f"price {shown(price)} is a binary float or a bool: give prices as decimal text"
+            " such as '2.5'"
+        )
+    else:
+        raise InvalidPriceError(
+            f"{shown(price)} is not a price: give decimal text, a Decimal, a Fraction or an int"
+        )
+    raise InvalidPriceError(
+        f"{shown(price)} is not a price: a price is a positive number with at most two decimals"
+    )
 
 
 def to_fraction(price: PriceInput) -> Fraction:
     """The exact value of a price given as text, Decimal, Fraction or int (never a float)."""
-    if isinstance(price, bool | float):
-        raise OffLadderError(
-            f"price {price!r} is a binary float: give prices as decimal text such as '2.5'"
-        )
-    if isinstance(price, Fraction | int):
-        return Fraction(price)
-    if isinstance(price, Decimal):
-        if not price.is_finite():
-            raise OffLadderError(f"price {price} is not a number on the ladder")
-        return Fraction(price)
-    if isinstance(price, str):
-        try:
-            value = Decimal(price.strip())
-        except InvalidOperation:
-            raise OffLadderError(f"price {price!r} is not a decimal number") from None
-        if not value.is_finite():
-            raise OffLadderError(f"price {price!r} is not a number on the ladder")
-        return Fraction(value)
-    raise OffLadderError(f"price {price!r} must be decimal text, a Decimal, a Fraction or an int")
+    return Fraction(hundredths_of(price), 100)
 
 
 def index_of(price: PriceInput) -> int:
-    """The ladder index of an exact price; :class:`OffLadderError` if it is not on the ladder."""
-    try:
-        return _cached_index(price)
-    except TypeError:  # an unhashable input (a signalling NaN): parse it without the cache
-        return _index_of(price)
+    """The ladder index of an exact price; :class:`OffLadderError` if it is not on the ladder.
 
-
-@lru_cache(maxsize=4096, typed=True)  # typed: 2.5 (refused) and "2.5" stay different keys
-def _cached_index(price: PriceInput) -> int:
-    return _index_of(price)
-
-
-def _index_of(price: PriceInput) -> int:
-    value = to_fraction(price)
-    hundredths = value * 100
-    if hundredths.denominator == 1:
-        found = _INDEX.get(hundredths.numerator)
+    (:class:`InvalidPriceError`, a kind of :class:`OffLadderError`, if it is not a price.)
+    """
+    if type(price) is str:
+        found = TEXT_INDEX.get(price)
         if found is not None:
             return found
-    shown = _show(value)
-    if value < Fraction(101, 100) or value > 1000:
-        raise OffLadderError(f"price {shown} is off the ladder: prices run from 1.01 to 1000")
+    return index_of_hundredths(hundredths_of(price))
+
+
+def index_of_hundredths(hundredths: int) -> int:
+    """The ladder index of a price in hundredths (from :func:`hundredths_of`)."""
+    found = _INDEX.get(hundredths)
+    if found is not None:
+        return found
+    shown_price = _text(hundredths)
+    if hundredths < 101 or hundredths > 100_000:
+        raise OffLadderError(f"price {shown_price} is off the ladder: prices run from 1.01 to 1000")
     for start, end, step in _BANDS:
         if start < hundredths <= end:
-            below = bisect_right(PRICES_IN_HUNDREDTHS, int(hundredths)) - 1
+            below = bisect_right(PRICES_IN_HUNDREDTHS, hundredths) - 1
             above = below + 1
             raise OffLadderError(
-                f"price {shown} is not on the ladder: between {_text(start)} and {_text(end)}"
-                f" prices go in steps of {_text(step)} (nearest: {price_text(below)},"
-                f" {price_text(above)})"
+                f"price {shown_price} is not on the ladder: between {_text(start)} and"
+                f" {_text(end)} prices go in steps of {_text(step)} (nearest:"
+                f" {price_text(below)}, {price_text(above)})"
             )
     raise AssertionError("unreachable: every price in range falls in a band")  # pragma: no cover
 
@@ -136,16 +196,3 @@ def index_above(value: Fraction, steps: int) -> int | None:
     first = bisect_right(PRICES_IN_HUNDREDTHS, value * 100)  # first index with price > value
     found = first + (steps - 1)
     return found if found < LADDER_SIZE else None
-
-
-def _text(hundredths: int) -> str:
-    whole, cents = divmod(hundredths, 100)
-    if cents == 0:
-        return str(whole)
-    return f"{whole}.{cents:02d}".rstrip("0")
-
-
-def _show(value: Fraction) -> str:
-    if (value * 10**6).denominator == 1:
-        return str(Decimal(value.numerator) / Decimal(value.denominator))
-    return str(value)

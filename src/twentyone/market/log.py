@@ -13,6 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, overload
 
+from twentyone.errors import shown
 from twentyone.market.ladder import PriceInput
 
 
@@ -71,14 +72,39 @@ class LogEntry(NamedTuple):
         body: dict[str, Any] = {"seq": self.sequence, "kind": type(self.command).__name__}
         for name in self.command._fields:
             value = getattr(self.command, name)
-            if name == "fair_prices":
+            if name == "fair_prices" and type(value) is tuple:  # the checked (name, price) pairs
                 value = {sel: None if p is None else str(p) for sel, p in value}
-            elif isinstance(value, Fraction | Decimal):
-                value = str(value)
+            else:
+                value = _json_value(value)
             body[name] = value
         if self.refused is not None:
             body["refused"] = self.refused
         return body
+
+
+def _json_value(value: Any) -> Any:
+    """A logged field as JSON: as it was if it is plain and small, else a short description.
+
+    A refused command is logged with the values it was given, which may be anything (a
+    nested list, an integer of 5,000 digits, a megabyte of text): those are described, never
+    written out.
+    """
+    if value is None or type(value) in (bool, float):
+        return value
+    if type(value) is int and value.bit_length() <= 63:
+        return value
+    if type(value) is str and len(value) <= 1_000:
+        return value
+    if (
+        type(value) is Fraction
+        and max(value.numerator.bit_length(), value.denominator.bit_length()) <= 64
+    ):
+        return str(value)
+    if type(value) is Decimal and value.is_finite():
+        _, digits, exponent = value.as_tuple()
+        if len(digits) <= 40 and abs(int(exponent)) <= 99:
+            return str(value)
+    return shown(value)
 
 
 class EventLog(Sequence[LogEntry]):

@@ -6,6 +6,7 @@ command is checked before anything changes, and refused with a typed error whose
 says why; money moves only through the :class:`~twentyone.ledger.Ledger`.
 
 >>> from twentyone.ledger import AccountKind, Ledger
+>>> from twentyone.market.ladder import index_of
 >>> ledger = Ledger()
 >>> for name in ("ann", "bob"):
 ...     ledger.open_account(name, AccountKind.CUSTOMER)
@@ -27,19 +28,21 @@ True
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from twentyone.errors import TwentyOneError
-from twentyone.ledger import AccountKind, HoldSet, Ledger, LedgerEntry, Transfer
+from twentyone.errors import InvalidRulesError, TwentyOneError, shown
+from twentyone.ledger import AccountKind, HoldSet, Ledger, LedgerEntry, OpenAccount, Transfer
 from twentyone.market.book import SelectionBook
 from twentyone.market.commission import commission
 from twentyone.market.errors import (
     BelowMinimumStakeError,
     CancelRejectedError,
     InsufficientFundsError,
+    InvalidArgumentError,
     InvalidOrderError,
     MarketStateError,
     OrderRejectedError,
@@ -53,10 +56,11 @@ from twentyone.market.exposure import CustomerExposure, MarketExposure
 from twentyone.market.ladder import (
     LADDER_SIZE,
     PRICES_IN_HUNDREDTHS,
+    TEXT_INDEX,
     PriceInput,
-    index_of,
+    hundredths_of,
+    index_of_hundredths,
     price_text,
-    to_fraction,
 )
 from twentyone.market.log import (
     Cancel,
@@ -83,29 +87,139 @@ from twentyone.market.orders import (
     Side,
     as_fill,
 )
+from twentyone.market.references import ClientReferences
 from twentyone.market.settlement import SelectionResult
+from twentyone.money import MAX_AMOUNT, MoneyError, check_amount, check_ratio
 
 COMMISSION_ACCOUNT = "house:commission"
+#: The house's market-making account: the one house account that may trade (see
+#: :mod:`twentyone.market.market_maker`).
+MARKET_MAKER_ACCOUNT = "house:market-maker"
 _new = tuple.__new__  # builds a named tuple from a tuple of its fields, in C
 _SIDES = {side.value: side for side in Side}
 _BACK = Side.BACK
-#: The shortest text of every ladder price (what the views print): the hot path's parse.
-_TEXT_INDEX = {price_text(index): index for index in range(len(PRICES_IN_HUNDREDTHS))}
+_TEXT_INDEX = TEXT_INDEX  # the shortest text of every ladder price: the hot path's parse
+
+#: A customer, market or account name the market accepts: ASCII letters, digits, and
+#: `` _.:@+-`` inside, 64 characters at most. No ``/``: the ledger ids the market builds from
+#: names (``g1/clearing``, ``g1/settle/Player 1/ann``) stay unambiguous.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 _.:@+-]{0,62}[A-Za-z0-9_.:@+-])?")
+#: A selection name: printable ASCII, no space at either end, 64 characters at most.
+_SELECTION_PATTERN = re.compile(r"[!-~](?:[ -~]{0,62}[!-~])?")
+#: The longest client reference (printable text).
+MAX_REFERENCE_LENGTH = 200
+#: The most selections of one market.
+MAX_SELECTIONS = 64
+#: The highest round number (rounds are numbered from 1).
+MAX_ROUND = 10**9
+#: The longest void reason.
+MAX_REASON_LENGTH = 200
+#: The largest dead-heat divisor (the operator's rule is 2).
+MAX_DEAD_HEAT_DIVISOR = 100
+#: The largest fair price the market shows (and bounds on its exact terms).
+MAX_FAIR_PRICE = 10**15
+_MAX_FAIR_BITS = 4096
+
+
+def check_name(value: object, what: str = "a name") -> str:
+    """``value`` if it matches :data:`NAME_PATTERN`, else :class:`InvalidArgumentError`.
+
+    >>> check_name("house:market-maker"), check_name("game 3")
+    ('house:market-maker', 'game 3')
+    >>> check_name("x/y")
+    Traceback (most recent call last):
+    ...
+    twentyone.market.errors.InvalidArgumentError: a name must be 1 to 64 ASCII letters, digits, spaces or _.:@+- (no space at either end, starting with a letter or digit), not 'x/y'
+    """
+    if type(value) is not str or not NAME_PATTERN.fullmatch(value):
+        raise InvalidArgumentError(
+            f"{what} must be 1 to 64 ASCII letters, digits, spaces or _.:@+- (no space at either"
+            f" end, starting with a letter or digit), not {shown(value)}"
+        )
+    return value
+
+
+def _valid_reference(reference: object) -> bool:
+    return (
+        type(reference) is str
+        and 0 < len(reference) <= MAX_REFERENCE_LENGTH
+        and reference.isprintable()
+    )
 
 
 @dataclass(frozen=True)
 class MarketSettings:
-    """Table settings: minimum stake (minor units), commission rate, dead-heat divisor."""
+    """Table settings: minimum stake (minor units), commission rate, dead-heat divisor.
+
+    Checked when made (:class:`~twentyone.errors.InvalidRulesError`): ``min_stake`` an amount
+    (an ``int``) from 0 to :data:`~twentyone.money.MAX_AMOUNT`; ``commission_rate`` an exact
+    ratio (a ``Fraction``, or an ``int``, stored as a ``Fraction``) from 0 up to, not
+    including, 1; ``dead_heat_divisor`` a whole number from 1 to 100.
+
+    >>> MarketSettings(commission_rate=Fraction(3, 2))
+    Traceback (most recent call last):
+    ...
+    twentyone.errors.InvalidRulesError: commission_rate must be less than 1 (a share of the net winnings), not 3/2
+    """
 
     min_stake: int = 200
     commission_rate: Fraction = Fraction(5, 100)
     dead_heat_divisor: int = 2
 
+    def __post_init__(self) -> None:
+        # check_amount and check_ratio print the value they refuse: anything that might not
+        # print (a nested list, a Fraction of huge terms) is refused here first.
+        if type(self.min_stake) is not int:
+            raise InvalidRulesError(
+                f"min_stake must be a whole number of minor units (an int), not"
+                f" {shown(self.min_stake)}"
+            )
+        given = self.commission_rate
+        if isinstance(given, bool) or not isinstance(given, Fraction | int):
+            raise InvalidRulesError(
+                f"commission_rate must be an exact Fraction, such as Fraction(5, 100), not"
+                f" {shown(given)}"
+            )
+        terms = Fraction(given)
+        if max(terms.numerator.bit_length(), terms.denominator.bit_length()) > 64:
+            raise InvalidRulesError(
+                "commission_rate must be a ratio of whole numbers below 2**64, such as 5/100"
+            )
+        try:
+            check_amount(self.min_stake, "min_stake")
+            rate = check_ratio(given, "commission_rate")
+        except MoneyError as error:
+            raise InvalidRulesError(str(error)) from None
+        if rate >= 1:
+            raise InvalidRulesError(
+                f"commission_rate must be less than 1 (a share of the net winnings), not {rate}"
+            )
+        object.__setattr__(self, "commission_rate", rate)
+        divisor = self.dead_heat_divisor
+        if type(divisor) is not int or not 1 <= divisor <= MAX_DEAD_HEAT_DIVISOR:
+            raise InvalidRulesError(
+                f"dead_heat_divisor must be a whole number from 1 to {MAX_DEAD_HEAT_DIVISOR},"
+                f" not {shown(divisor)}"
+            )
+
 
 @dataclass(frozen=True)
 class SelectionSpec:
+    """A selection's name (printable ASCII, 64 characters at most) and whether it can tie."""
+
     name: str
     can_tie: bool
+
+    def __post_init__(self) -> None:
+        if type(self.name) is not str or not _SELECTION_PATTERN.fullmatch(self.name):
+            raise InvalidArgumentError(
+                "a selection name must be 1 to 64 printable ASCII characters with no space at"
+                f" either end, not {shown(self.name)}"
+            )
+        if type(self.can_tie) is not bool:
+            raise InvalidArgumentError(
+                f"can_tie of {self.name!r} must be True or False, not {shown(self.can_tie)}"
+            )
 
 
 class MarketStatus(enum.Enum):
@@ -177,20 +291,63 @@ class Market:
         selections: Sequence[SelectionSpec],
         settings: MarketSettings | None = None,
         commission_account: str = COMMISSION_ACCOUNT,
+        market_maker_account: str | None = MARKET_MAKER_ACCOUNT,
+        references: ClientReferences | None = None,
     ) -> None:
+        # Every argument is checked before the ledger is touched.
+        check_name(market_id, "a market id")
+        if not isinstance(ledger, Ledger):
+            raise InvalidArgumentError(f"ledger must be a Ledger, not {shown(ledger)}")
+        if settings is not None and not isinstance(settings, MarketSettings):
+            raise InvalidArgumentError(
+                f"settings must be MarketSettings or None, not {shown(settings)}"
+            )
+        if not isinstance(selections, list | tuple) or not 0 < len(selections) <= MAX_SELECTIONS:
+            raise MarketStateError(
+                f"a market needs a list of 1 to {MAX_SELECTIONS} selections, not"
+                f" {shown(selections)}"
+            )
+        for spec in selections:
+            if not isinstance(spec, SelectionSpec):
+                raise InvalidArgumentError(
+                    f"a selection must be a SelectionSpec, not {shown(spec)}"
+                )
+        check_name(commission_account, "the commission account")
+        if market_maker_account is not None:
+            check_name(market_maker_account, "the market maker's account")
+            if market_maker_account == commission_account:
+                raise InvalidArgumentError(
+                    "the market maker's account must not be the commission account"
+                )
+        if references is not None and not isinstance(references, ClientReferences):
+            raise InvalidArgumentError(
+                f"references must be ClientReferences or None, not {shown(references)}"
+            )
+        commission_kind = ledger.kind_or_none(commission_account)
+        if commission_kind not in (None, AccountKind.HOUSE):
+            raise InvalidArgumentError(
+                f"the commission account {commission_account!r} is not a house account"
+            )
+        clearing_account = f"{market_id}/clearing"
+        if ledger.has_account(clearing_account):
+            raise MarketStateError(f"market id {market_id!r} was already used on this ledger")
         self.market_id = market_id
         self.ledger = ledger
         self.settings = settings or MarketSettings()
         self.selections = tuple(selections)
         self.names = tuple(spec.name for spec in self.selections)
-        if len(set(self.names)) != len(self.names) or not self.names:
+        if len(set(self.names)) != len(self.names):
             raise MarketStateError("a market needs one or more selections with distinct names")
         self._index = {name: index for index, name in enumerate(self.names)}
         self.commission_account = commission_account
-        if not ledger.has_account(commission_account):
-            ledger.open_account(commission_account, AccountKind.HOUSE)
-        self.clearing_account = f"{market_id}/clearing"
-        ledger.open_account(self.clearing_account, AccountKind.CLEARING)
+        #: The one house account that may trade on this market (None: none may).
+        self.market_maker_account = market_maker_account
+        self.clearing_account = clearing_account
+        opened: list[LedgerEntry] = []
+        if commission_kind is None:
+            opened.append(OpenAccount(commission_account, AccountKind.HOUSE))
+        opened.append(OpenAccount(clearing_account, AccountKind.CLEARING))
+        ledger.commit(opened)  # both or neither
         self.books = [SelectionBook() for _ in self.names]
         self.exposure = MarketExposure(
             [spec.can_tie for spec in self.selections],
@@ -210,11 +367,14 @@ class Market:
         self._round = _Round()
         # The round open for orders (None: none), so that the hot path checks it at once.
         self._accepting: int | None = None
-        # customer -> reference -> the order id, or why the order was refused
+        # customer -> reference -> the order id, or why the order was refused (this market's)
         self._references: dict[str, dict[str, int | _Refused]] = {}
+        # customer -> reference -> the market it was used on (every market on the registry)
+        self.references = references if references is not None else ClientReferences.of(ledger)
+        self._registry = self.references.by_customer
         self._bettors: set[str] = set()  # accounts known to be of a kind that may bet
         self._min_size = max(1, self.settings.min_stake)
-        self._hold_ids: dict[str, str] = {}
+        self._hold_ids: dict[str, tuple[str, str]] = {}
 
     # -- rounds ------------------------------------------------------------------------------
     @property
@@ -227,10 +387,24 @@ class Market:
         return self._round.open
 
     def open_round(
-        self, round_no: int, fair_prices: Mapping[str, Fraction | None] | None = None
+        self,
+        round_no: int,
+        fair_prices: Mapping[str, Fraction | None]
+        | Sequence[tuple[str, Fraction | None]]
+        | None = None,
     ) -> None:
-        """Open betting round ``round_no`` (later than any before), with the fair prices to show."""
-        prices = tuple(sorted((fair_prices or {}).items()))
+        """Open betting round ``round_no`` (later than any before), with the fair prices to show.
+
+        ``fair_prices`` maps selection names to exact fair prices (a positive ``Fraction`` or
+        ``int``, at most :data:`MAX_FAIR_PRICE`) or ``None``; it may also be given as the tuple of (name, price) pairs the
+        log records.
+        """
+        try:
+            prices: Any = fair_price_pairs(fair_prices)
+        except TwentyOneError:
+            prices = fair_prices  # logged as given: a replay meets the same refusal
+            self._run(OpenRound(round_no, prices), lambda: fair_price_pairs(fair_prices))
+            return
         self._run(OpenRound(round_no, prices), lambda: self._open_round(round_no, dict(prices)))
 
     def close_round(self) -> None:
@@ -257,7 +431,7 @@ class Market:
             # round, a selection in play, a side, a ladder price in its shortest text and a size
             # of at least the minimum stake. Anything else takes the general path, which checks
             # each field in turn and says which one is wrong (and answers retries).
-            refs = self._references.get(customer) if type(customer) is str else None
+            refs = self._registry.get(customer) if type(customer) is str else None
             index = self._index.get(selection) if type(selection) is str else None
             order_side = _SIDES.get(side_text) if type(side_text) is str else None
             price_index = _TEXT_INDEX.get(price) if type(price) is str else None
@@ -266,6 +440,8 @@ class Market:
                 and type(reference) is str
                 and reference
                 and reference not in refs
+                and len(reference) <= MAX_REFERENCE_LENGTH
+                and reference.isprintable()
                 and index is not None
                 and order_side is not None
                 and price_index is not None
@@ -280,9 +456,10 @@ class Market:
                     result = self._execute(
                         customer, reference, index, order_side, price_index, size, round_no, None
                     )
+                    refs[reference] = self.market_id  # its use, in the registry
                 except OrderRejectedError as error:
-                    body = (selection, side_text, _LADDER_KEYS[price_index], size, round_no)
-                    refs[reference] = _Refused(body, error)
+                    body = (selection, side_text, PRICES_IN_HUNDREDTHS[price_index], size, round_no)
+                    self._remember(customer, reference, _Refused(body, error))
                     raise
             else:
                 result = self._place(_new(Place, command))
@@ -331,6 +508,10 @@ class Market:
     # -- views ------------------------------------------------------------------------------
     def selection_view(self, selection: str, depth: int = 3) -> SelectionView:
         index = self._selection_index(selection)
+        if type(depth) is not int or not 0 <= depth <= LADDER_SIZE:
+            raise InvalidArgumentError(
+                f"depth must be a whole number from 0 to {LADDER_SIZE}, not {shown(depth)}"
+            )
         book = self.books[index]
         return SelectionView(
             selection,
@@ -342,6 +523,7 @@ class Market:
         )
 
     def position(self, customer: str) -> PositionView:
+        check_name(customer, "a customer")
         table = self.orders
         open_orders = tuple(
             table.view(order_id)
@@ -365,15 +547,23 @@ class Market:
             self.commissions.get(customer, 0),
         )
 
-    def hold_id(self, customer: str) -> str:
-        """The id of the ledger hold that covers ``customer`` on this market."""
-        found = self._hold_ids.get(customer)
+    def hold_id(self, customer: str) -> tuple[str, str]:
+        """The id of the ledger hold that covers ``customer`` on this market.
+
+        A structured id, ``(market id, customer)``: no two (market, customer) pairs can share
+        one, whatever their names (joined text such as ``g1/x/y`` could).
+        """
+        found = self._hold_ids.get(customer) if type(customer) is str else None
         if found is None:
-            found = self._hold_ids[customer] = f"{self.market_id}/{customer}"
+            found = self._hold_ids[customer] = (self.market_id, check_name(customer, "a customer"))
         return found
 
     def fill_result(self, fill: Fill) -> str:
         """``matched``, ``settled`` or ``void`` for a fill."""
+        if type(fill) is not Fill or not (
+            type(fill.selection) is int and 0 <= fill.selection < len(self.names)
+        ):
+            raise InvalidArgumentError(f"a fill of this market is needed, not {shown(fill)}")
         if fill.selection in self.voided_selections:
             return "void"
         return "settled" if self.results[fill.selection] is not None else "matched"
@@ -403,10 +593,10 @@ class Market:
         return out
 
     def _selection_index(self, selection: str) -> int:
-        index = self._index.get(selection)
+        index = self._index.get(selection) if type(selection) is str else None
         if index is None:
             raise UnknownSelectionError(
-                f"unknown selection {selection!r}: this market has {', '.join(self.names)}"
+                f"unknown selection {shown(selection)}: this market has {', '.join(self.names)}"
             )
         return index
 
@@ -424,7 +614,12 @@ class Market:
         self._check_open()
         if self._round.open:
             raise MarketStateError(f"round {self._round.number} is still open: close it first")
-        if type(round_no) is not int or round_no <= self._round.number:
+        if type(round_no) is not int or not 0 < round_no <= MAX_ROUND:
+            raise InvalidArgumentError(
+                f"a round number must be a whole number from 1 to {MAX_ROUND}, not"
+                f" {shown(round_no)}"
+            )
+        if round_no <= self._round.number:
             raise MarketStateError(
                 f"round {round_no} cannot open: round {self._round.number} was already opened"
             )
@@ -438,66 +633,155 @@ class Market:
         self._check_open()
         if not self._round.open:
             raise MarketStateError("no betting round is open")
-        touched: set[str] = set()
+        # The new holds are worked out on copies of the positions and written in one batch
+        # before anything else changes: if the ledger refuses it, the round is still open.
+        exposure = self.exposure
         table = self.orders
+        copies: dict[str, CustomerExposure] = {}
+        lapsing: list[tuple[int, int]] = []
         for order_id in self._round.orders:
             left = table.remaining[order_id]
             if left:
                 customer = table.customer[order_id]
+                copy = copies.get(customer)
+                if copy is None:
+                    copy = copies[customer] = _copy_position(exposure.customers[customer])
                 _, selection, side, price, _, _, _ = table.fixed[order_id]
-                self.exposure.change_unmatched(
-                    customer, selection, SIDE_OF_CODE[side], price, left, 0
-                )
-                table.lapsed[order_id] += left
-                table.remaining[order_id] = 0
-                touched.add(customer)
+                exposure.shift_unmatched(copy, selection, SIDE_OF_CODE[side], price, left, 0)
+                exposure.refresh(copy, selection)
+                lapsing.append((order_id, left))
+        batch: list[LedgerEntry] = []
+        ledger = self.ledger
+        for customer in sorted(copies):
+            copy = copies[customer]
+            hold = _hold_of(copy, exposure.rate)
+            if hold != copy.written:  # an unchanged hold needs no entry
+                batch.append(HoldSet(self.hold_id(customer), customer, hold))
+                copy.written = hold
+        if batch:
+            ledger.commit(batch)
+        # Nothing below can fail.
+        for customer, copy in copies.items():
+            _restore_position(exposure.customers[customer], copy)
+        for order_id, left in lapsing:
+            table.lapsed[order_id] += left
+            table.remaining[order_id] = 0
         for book in self.books:
             book.clear()
-        self._set_holds(sorted(touched))
         self._round = _Round(self._round.number, False)
         self._accepting = None
 
-    def _place(self, command: Place, replacing: Order | None = None) -> PlaceResult:
-        """The general path of :meth:`place`: retries, then every check in turn."""
+    def _check_form(self, command: Place) -> tuple[Side, int]:
+        """Check that an order is well formed: its side and its price in hundredths.
+
+        Every field of the right type and in range, the customer's and the reference's text
+        valid: a malformed order is refused without being remembered against its reference
+        (it is not an order at all), so a hostile value is never stored and a retry meets the
+        same refusal anyway. What it refuses depends on the order's fields alone.
+        """
         customer, reference = command.customer, command.reference
-        if not isinstance(reference, str) or not reference:
-            raise InvalidOrderError("an order needs a client reference (a non-empty string)")
-        try:  # the common case: a price on the ladder
-            price_key = _LADDER_KEYS[index_of(command.price)]
-        except (TwentyOneError, TypeError):
-            price_key = _price_key(command.price)
+        if type(customer) is not str or not NAME_PATTERN.fullmatch(customer):
+            raise InvalidOrderError(f"unknown customer {shown(customer)}: not an account name")
+        if not _valid_reference(reference):
+            raise InvalidOrderError(
+                "an order needs a client reference (a non-empty string of at most"
+                f" {MAX_REFERENCE_LENGTH} printable characters), not {shown(reference)}"
+            )
+        selection = command.selection
+        if type(selection) is not str or len(selection) > 64:
+            raise UnknownSelectionError(
+                f"unknown selection {shown(selection)}: this market has {', '.join(self.names)}"
+            )
+        side = _SIDES.get(command.side) if type(command.side) is str else None
+        if side is None:
+            raise InvalidOrderError(f"side must be 'back' or 'lay', got {shown(command.side)}")
+        hundredths = hundredths_of(command.price)  # InvalidPriceError: not a price
+        size = command.size
+        if type(size) is not int or not 0 < size <= MAX_AMOUNT:
+            raise InvalidOrderError(
+                f"size must be a whole positive number of minor units up to {MAX_AMOUNT},"
+                f" got {shown(size)}"
+            )
+        round_no = command.round
+        if type(round_no) is not int or not 0 <= round_no <= MAX_ROUND:
+            raise InvalidOrderError(
+                f"round must be a round number from 0 to {MAX_ROUND}, got {shown(round_no)}"
+            )
+        return side, hundredths
+
+    def _check_bettor(self, customer: str) -> None:
+        """Refuse an account that does not exist or may not bet (house accounts, clearing)."""
+        if customer in self._bettors:
+            return
+        kind = self.ledger.kind_or_none(customer)
+        if kind is None:
+            raise InvalidOrderError(f"unknown customer {customer!r}: open an account first")
+        if kind is not AccountKind.CUSTOMER and not (
+            kind is AccountKind.HOUSE and customer == self.market_maker_account
+        ):
+            raise InvalidOrderError(
+                f"account {customer!r} cannot bet: only customers and the house's market maker"
+                " trade"
+            )
+        self._bettors.add(customer)  # an account's kind never changes
+
+    def _remember(self, customer: str, reference: str, record: int | _Refused) -> None:
+        """Record a reference's answer here, and its use on this market in the registry."""
+        used = self._registry.get(customer)
+        if used is None:
+            used = self._registry[customer] = {}
+        used[reference] = self.market_id
+        mine = self._references.get(customer)
+        if mine is None:
+            mine = self._references[customer] = {}
+        mine[reference] = record
+
+    def _place(self, command: Place, replacing: Order | None = None) -> PlaceResult:
+        """The general path of :meth:`place`: form, retries, then every rule in turn."""
+        side, hundredths = self._check_form(command)
+        customer, reference = command.customer, command.reference
+        self._check_bettor(customer)
+        used_on = self.references.market_of(customer, reference)
+        if used_on is not None and used_on != self.market_id:
+            raise ReferenceReusedError(
+                f"reference reused: {reference!r} was already used by {customer} on market"
+                f" {used_on}"
+            )
         refs = self._references.get(customer)
         known = None if refs is None else refs.get(reference)
         if known is not None:
             if isinstance(known, int):
                 order = self.orders[known]
-                if not self._same_body(order, command, price_key):
+                if not self._same_body(order, command, hundredths):
                     raise ReferenceReusedError(
                         f"reference reused: {reference!r} was already used by {customer} for a"
                         " different order"
                     )
                 return self.placement_result(order)
-            if known.body != _body(command, price_key):
+            if known.body != _body(command, hundredths):
                 raise ReferenceReusedError(
                     f"reference reused: {reference!r} was already used by {customer} for a"
                     " different order"
                 )
             raise known.error
         try:
-            return self._new_order(command, price_key, replacing)
+            result = self._new_order(command, side, hundredths, replacing)
         except OrderRejectedError as error:
-            if refs is None:
-                refs = self._references[customer] = {}
-            refs[reference] = _Refused(_body(command, price_key), error)
+            self._remember(customer, reference, _Refused(_body(command, hundredths), error))
             raise
+        used = self._registry.get(customer)
+        if used is None:
+            used = self._registry[customer] = {}
+        used[reference] = self.market_id  # its answer was recorded by _execute
+        return result
 
-    def _same_body(self, order: Order, command: Place, price_key: Any) -> bool:
+    def _same_body(self, order: Order, command: Place, hundredths: int) -> bool:
         """Whether ``command`` asks for the order ``order`` was placed as (a retry)."""
         # The fields in the order a body tuple would be compared, each with ``==``.
         return bool(
             self.names[order.selection] == command.selection
             and order.side.value == command.side
-            and _LADDER_KEYS[order.price] == price_key
+            and PRICES_IN_HUNDREDTHS[order.price] == hundredths
             and order.size == command.size
             and order.round == command.round
         )
@@ -509,6 +793,8 @@ class Market:
         consecutive from ``order.first_fill``; right after them the order had nothing
         cancelled, lapsed or voided.
         """
+        if not isinstance(order, Order) or order.table is not self.orders:
+            raise InvalidArgumentError(f"an order of this market is needed, not {shown(order)}")
         order_id = order.order_id
         all_fills = self.fills
         taken: list[Fill] = []
@@ -538,18 +824,22 @@ class Market:
     def _reprice(
         self, customer: str, order_id: int, reference: str, price: PriceInput
     ) -> PlaceResult:
-        refs = self._references.get(customer) if isinstance(reference, str) else None
+        if type(customer) is not str or not NAME_PATTERN.fullmatch(customer):
+            raise CancelRejectedError(f"there is no order {shown(order_id)} of {shown(customer)}")
+        refs = self._references.get(customer) if _valid_reference(reference) else None
         known = None if refs is None else refs.get(reference)
-        old = self.orders.get(order_id)
+        old = self.orders.get(order_id) if type(order_id) is int else None
         if known is None:  # a retry is answered from the reference record below
             if old is None or old.customer != customer:
-                raise CancelRejectedError(f"there is no order {order_id} of {customer} to re-price")
+                raise CancelRejectedError(
+                    f"there is no order {shown(order_id)} of {customer} to re-price"
+                )
             if not old.remaining:
                 raise CancelRejectedError(
                     f"order {order_id} is no longer open: nothing to re-price"
                 )
         if old is None:  # pragma: no cover (a known reference implies the order existed)
-            raise CancelRejectedError(f"there is no order {order_id} to re-price")
+            raise CancelRejectedError(f"there is no order {shown(order_id)} to re-price")
         if known is None:
             size = old.remaining
         elif isinstance(known, int):
@@ -562,48 +852,29 @@ class Market:
         return self._place(command, replacing=old if known is None else None)
 
     def _new_order(
-        self, command: Place, price_key: Any, replacing: Order | None = None
+        self, command: Place, side: Side, hundredths: int, replacing: Order | None = None
     ) -> PlaceResult:
-        """Check a new order field by field; ``price_key`` is :func:`_price_key` of its price."""
+        """Check a well-formed order against the market's rules, then execute it."""
         customer = command.customer
-        kind = self.ledger.kind_or_none(customer) if isinstance(customer, str) else None
-        if kind is None:
-            raise InvalidOrderError(f"unknown customer {customer!r}: open an account first")
-        if kind is not AccountKind.CUSTOMER and kind is not AccountKind.HOUSE:
-            raise InvalidOrderError(f"account {customer!r} cannot bet")
         if self.status is not MarketStatus.OPEN:
             raise SelectionClosedError(
                 f"market {self.market_id} is {self.status.value}: no more bets"
             )
         round_no = command.round
         current = self._round
-        if type(round_no) is not int:
-            raise InvalidOrderError(f"round must be a round number, got {round_no!r}")
         if round_no < current.number or (round_no == current.number and not current.open):
             raise StaleRoundError(f"round is stale: round {round_no} has closed")
         if round_no > current.number or not current.open:
             raise RoundNotOpenError(f"round not open: round {round_no} has not opened yet")
-        index = self._index.get(command.selection)
-        if index is None:
-            index = self._selection_index(command.selection)  # raises: unknown selection
+        index = self._selection_index(command.selection)
         if self.results[index] is not None:
             raise SelectionClosedError(f"{command.selection} is settled: no more bets on it")
-        side = _SIDES.get(command.side) if isinstance(command.side, str) else None
-        if side is None:
-            raise InvalidOrderError(f"side must be 'back' or 'lay', got {command.side!r}")
-        # The price was parsed once for the reference record; off the ladder: parse it again
-        # for the refusal's message.
-        price = price_key[1] if price_key[0] == "ladder" else index_of(command.price)
+        price = index_of_hundredths(hundredths)
         size = command.size
-        if type(size) is not int or size <= 0:
-            raise InvalidOrderError(
-                f"size must be a whole positive number of minor units, got {size!r}"
-            )
         if size < self.settings.min_stake:
             raise BelowMinimumStakeError(
                 f"stake {size} is below the minimum stake of {self.settings.min_stake}"
             )
-        self._bettors.add(customer)  # an account's kind never changes
         return self._execute(
             customer, command.reference, index, side, price, size, round_no, replacing
         )
@@ -653,10 +924,11 @@ class Market:
             d_win, d_tie, d_lose = d_win - old_win, d_tie - old_tie, d_lose - old_lose
         row: Sequence[int]
         if position is None:
-            row, old_worst, loss, net = _EMPTY_ROW, 0, 0, 0
+            row, old_worst, loss, net, written = _EMPTY_ROW, 0, 0, 0, 0
         else:
             row = position.rows[index]
             old_worst, loss, net = position.worst[index], position.loss, position.settled_net
+            written = position.written
         win = row[0] + row[3] + d_win
         lose = row[2] + row[5] + d_lose
         new_worst = win if win < lose else lose
@@ -669,9 +941,8 @@ class Market:
         )
         rate = exposure.rate
         needed = new_loss + (commission(net, rate) if net > 0 else 0)
-        hold_id = self._hold_ids.get(customer) or self.hold_id(customer)
         ledger = self.ledger
-        can_hold = ledger.room(hold_id, customer)
+        can_hold = ledger.available(customer) + written  # ledger.room, without the hold lookup
         if needed > can_hold:
             raise InsufficientFundsError(
                 f"over balance: the order needs {needed} held on this market but {customer} has"
@@ -695,6 +966,7 @@ class Market:
         table.lapsed.append(0)
         table.voided.append(0)
         self._round.orders.append(order_id)
+        # The reference's answer here (its use in the registry: written by the caller).
         refs = self._references.get(customer)
         if refs is None:
             refs = self._references[customer] = {}
@@ -717,9 +989,14 @@ class Market:
                 position.worst[index] = new_worst
                 position.loss = new_loss
             else:  # the cancel moved the row since the check: add the order afresh
-                exposure.rest_whole(positions[customer], index, side, price, size)
+                position = positions[customer]
+                exposure.rest_whole(position, index, side, price, size)
             book.rest(order_id, side, price, size)
-            ledger.update_hold(hold_id, customer, needed)
+            if needed != position.written:
+                ledger.update_hold(
+                    self._hold_ids.get(customer) or self.hold_id(customer), customer, needed
+                )
+                position.written = needed
             view: OrderView = _new(
                 OrderView,
                 (
@@ -869,7 +1146,9 @@ class Market:
                 touched.loss += (-worst if worst < 0 else 0) - (-old_worst if old_worst < 0 else 0)
             net = touched.settled_net
             hold = touched.loss + (commission(net, rate) if net > 0 else 0)
-            ledger.update_hold(hold_ids.get(name) or self.hold_id(name), name, hold)
+            if hold != touched.written:  # an unchanged hold costs no ledger call
+                ledger.update_hold(hold_ids.get(name) or self.hold_id(name), name, hold)
+                touched.written = hold
         view = _new(
             OrderView,
             (
@@ -893,9 +1172,11 @@ class Market:
     def _cancel(self, customer: str, order_id: int, amount: int | None) -> CancelResult:
         table = self.orders
         if type(order_id) is not int or not 0 < order_id < len(table.customer):
-            raise CancelRejectedError(f"there is no order {order_id} on market {self.market_id}")
-        if table.customer[order_id] != customer:
-            raise CancelRejectedError(f"order {order_id} is not {customer}'s")
+            raise CancelRejectedError(
+                f"there is no order {shown(order_id)} on market {self.market_id}"
+            )
+        if table.customer[order_id] != customer or type(customer) is not str:
+            raise CancelRejectedError(f"order {order_id} is not {shown(customer)}'s")
         before = table.remaining[order_id]
         if not before:
             raise CancelRejectedError(f"order {order_id} is no longer open: nothing to cancel")
@@ -903,7 +1184,7 @@ class Market:
             amount = before
         elif type(amount) is not int or amount <= 0:
             raise CancelRejectedError(
-                f"cancel amount must be a positive whole number, got {amount!r}"
+                f"cancel amount must be a positive whole number, got {shown(amount)}"
             )
         elif amount > before:
             amount = before
@@ -941,32 +1222,36 @@ class Market:
             position.loss += (-worst if worst < 0 else 0) - (-old_worst if old_worst < 0 else 0)
         net = position.settled_net
         hold = position.loss + (commission(net, exposure.rate) if net > 0 else 0)
-        self.ledger.update_hold(
-            self._hold_ids.get(customer) or self.hold_id(customer), customer, hold
-        )
+        if hold != position.written:
+            self.ledger.update_hold(
+                self._hold_ids.get(customer) or self.hold_id(customer), customer, hold
+            )
+            position.written = hold
         return _new(CancelResult, (table.view(order_id), amount))
 
     def _settle(self, selection: str, text: str) -> None:
         self._check_open()
         index = self._selection_index(selection)
-        try:
-            result = SelectionResult(text)
-        except ValueError:
-            raise MarketStateError(
-                f"result must be 'winner', 'loser' or 'tied', got {text!r}"
-            ) from None
+        result = _RESULTS.get(text) if type(text) is str else None
+        if result is None:
+            raise MarketStateError(f"result must be 'winner', 'loser' or 'tied', got {shown(text)}")
         if self._round.open:
             raise MarketStateError("close the betting round before settling a selection")
         if self.results[index] is not None:
             raise MarketStateError(f"{selection} is already settled")
         if result is SelectionResult.TIED and not self.selections[index].can_tie:
             raise MarketStateError(f"{selection} cannot end in a dead heat")
+        # Every transfer and hold is worked out first and committed as one batch (with the
+        # commission, when this is the last selection): a refusal leaves everything as it was.
         exposure = self.exposure
         outcome = result.outcome
         rate = exposure.rate
+        last = sum(r is None for r in self.results) == 1
         batch: list[LedgerEntry] = []
         credits: list[LedgerEntry] = []
         holds: list[LedgerEntry] = []
+        written: list[tuple[CustomerExposure, int]] = []
+        nets: dict[str, int] = {}
         for customer in sorted(exposure.customers):
             position = exposure.customers[customer]
             pnl = position.rows[index][outcome]
@@ -977,20 +1262,43 @@ class Market:
                 batch.append(Transfer(transfer_id, customer, self.clearing_account, -pnl, reason))
             elif pnl > 0:
                 credits.append(Transfer(transfer_id, self.clearing_account, customer, pnl, reason))
-            loss = position.loss - (-worst if worst < 0 else 0)
-            hold = loss + commission(position.settled_net + pnl, rate)
-            holds.append(HoldSet(self.hold_id(customer), customer, hold))
-        last = sum(r is None for r in self.results) == 1
-        self.ledger.commit(batch + credits + holds)
+            net = position.settled_net + pnl
+            if last:
+                nets[customer] = net
+            else:
+                hold = position.loss - (-worst if worst < 0 else 0) + commission(net, rate)
+                holds.append(HoldSet(self.hold_id(customer), customer, hold))
+                written.append((position, hold))
+        closing, owed = self._closing_entries(nets) if last else ([], {})
+        self.ledger.commit(batch + credits + holds + closing)
+        # Nothing below can fail.
+        for position, hold in written:
+            position.written = hold
         exposure.settle(index, outcome)
         self.results[index] = result
         if last:
-            self._charge_commission(MarketStatus.SETTLED)
+            self._close_market(MarketStatus.SETTLED, owed)
 
     def _void(self, reason: str) -> None:
         self._check_open()
-        if not isinstance(reason, str) or not reason:
-            raise MarketStateError("a void needs a reason")
+        if (
+            not isinstance(reason, str)
+            or not reason
+            or len(reason) > MAX_REASON_LENGTH
+            or not reason.isprintable()
+        ):
+            raise MarketStateError(
+                f"a void needs a reason (printable text of at most {MAX_REASON_LENGTH}"
+                f" characters), not {shown(reason)}"
+            )
+        # The commission (on the selections already settled) and the released holds are
+        # committed first: if the ledger refuses them, nothing has changed.
+        exposure = self.exposure
+        closing, owed = self._closing_entries(
+            {customer: position.settled_net for customer, position in exposure.customers.items()}
+        )
+        self.ledger.commit(closing)
+        # Nothing below can fail.
         table = self.orders
         for order_id in self._round.orders:
             table.voided[order_id] += table.remaining[order_id]
@@ -998,16 +1306,18 @@ class Market:
         for book in self.books:
             book.clear()
         self.voided_selections = {i for i, r in enumerate(self.results) if r is None}
-        self.exposure.void_unsettled()
+        exposure.void_unsettled()
         self._round = _Round(self._round.number, False)
         self._accepting = None
-        self._charge_commission(MarketStatus.VOID)
+        self._close_market(MarketStatus.VOID, owed)
 
-    def _charge_commission(self, status: MarketStatus) -> None:
-        """Commission on each customer's net, and every hold released: the market is closed."""
+    def _closing_entries(self, nets: dict[str, int]) -> tuple[list[LedgerEntry], dict[str, int]]:
+        """The commission on each customer's final net, and every hold released (not applied)."""
         batch: list[LedgerEntry] = []
-        for customer in sorted(self.exposure.customers):
-            owed = commission(self.exposure.customers[customer].settled_net, self.exposure.rate)
+        owed_by: dict[str, int] = {}
+        rate = self.exposure.rate
+        for customer in sorted(nets):
+            owed = commission(nets[customer], rate)
             if owed:
                 batch.append(
                     Transfer(
@@ -1018,46 +1328,98 @@ class Market:
                         f"{self.market_id} commission",
                     )
                 )
-                self.commissions[customer] = owed
+                owed_by[customer] = owed
             batch.append(HoldSet(self.hold_id(customer), customer, 0))
-        self.ledger.commit(batch)
+        return batch, owed_by
+
+    def _close_market(self, status: MarketStatus, owed: dict[str, int]) -> None:
+        """The market is closed: its commission was charged and every hold released."""
+        self.commissions.update(owed)
         for position in self.exposure.customers.values():
             position.loss = 0
+            position.written = 0
         self.status = status
 
-    def _set_holds(self, customers: Iterable[str]) -> None:
-        ledger, exposure, hold_ids = self.ledger, self.exposure, self._hold_ids
-        positions, rate = exposure.customers, exposure.rate
-        for customer in customers:
-            position = positions.get(customer)
-            if position is None:
-                hold = 0
-            else:  # exposure.hold, inline
-                net = position.settled_net
-                hold = position.loss + (commission(net, rate) if net > 0 else 0)
-            # an unchanged hold needs no ledger entry
-            ledger.update_hold(hold_ids.get(customer) or self.hold_id(customer), customer, hold)
+
+def _hold_of(position: CustomerExposure, rate: Fraction) -> int:
+    """:meth:`MarketExposure.hold` of a position."""
+    net = position.settled_net
+    return position.loss + (commission(net, rate) if net > 0 else 0)
 
 
-_LADDER_KEYS = tuple(("ladder", index) for index in range(LADDER_SIZE))  # shared, not rebuilt
+def _copy_position(position: CustomerExposure) -> CustomerExposure:
+    copy = CustomerExposure(len(position.rows))
+    copy.rows = [list(row) for row in position.rows]
+    copy.worst = list(position.worst)
+    copy.loss = position.loss
+    copy.settled_net = position.settled_net
+    copy.written = position.written
+    return copy
+
+
+def _restore_position(position: CustomerExposure, source: CustomerExposure) -> None:
+    position.rows = source.rows
+    position.worst = source.worst
+    position.loss = source.loss
+    position.settled_net = source.settled_net
+    position.written = source.written
+
+
+def fair_price_pairs(
+    fair_prices: Mapping[str, Fraction | None] | Sequence[tuple[str, Fraction | None]] | None,
+    ordered: bool = True,
+) -> tuple[tuple[str, Fraction | None], ...]:
+    """Fair prices as (name, price) pairs, each checked (:class:`InvalidArgumentError`).
+
+    Sorted by name (as the log keeps them), or with ``ordered=False`` in the order given.
+    """
+    if fair_prices is None:
+        return ()
+    if isinstance(fair_prices, Mapping):
+        items = list(fair_prices.items())
+    elif type(fair_prices) is tuple and all(
+        type(pair) is tuple and len(pair) == 2 for pair in fair_prices
+    ):
+        items = list(fair_prices)  # the pairs the log records
+    else:
+        raise InvalidArgumentError(
+            f"fair prices must be a mapping of selection names to prices, not {shown(fair_prices)}"
+        )
+    if len(items) > MAX_SELECTIONS:
+        raise InvalidArgumentError(f"fair prices for more than {MAX_SELECTIONS} selections")
+    for name, price in items:
+        if type(name) is not str:
+            raise InvalidArgumentError(
+                f"a fair price's selection must be a name, not {shown(name)}"
+            )
+        if price is None:
+            continue
+        if isinstance(price, bool) or type(price) not in (Fraction, int):
+            raise InvalidArgumentError(
+                f"the fair price of {shown(name)} must be an exact Fraction or None, not"
+                f" {shown(price)}"
+            )
+        value = Fraction(price)
+        if (
+            max(value.numerator.bit_length(), value.denominator.bit_length()) > _MAX_FAIR_BITS
+            or not 0 < value <= MAX_FAIR_PRICE
+        ):
+            raise InvalidArgumentError(
+                f"the fair price of {shown(name)} must be above 0 and at most {MAX_FAIR_PRICE},"
+                f" not {shown(price)}"
+            )
+    if len({name for name, _ in items}) != len(items):
+        raise InvalidArgumentError("fair prices name a selection twice")
+    return tuple(sorted(items, key=lambda pair: pair[0])) if ordered else tuple(items)
+
+
+_RESULTS = {result.value: result for result in SelectionResult}
 _EMPTY_ROW = (0, 0, 0, 0, 0, 0)  # the row of a customer with no position yet
 
 
-def _body(command: Place, price_key: Any) -> tuple[Any, ...]:
+def _body(command: Place, hundredths: int) -> tuple[Any, ...]:
     """What a retry's order must repeat: everything but the customer and the reference."""
-    return (command.selection, command.side, price_key, command.size, command.round)
-
-
-def _price_key(price: Any) -> Any:
-    """A price as compared between retries: its ladder index, else its exact value."""
-    try:
-        return _LADDER_KEYS[index_of(price)]
-    except TwentyOneError:
-        pass
-    try:
-        return ("value", to_fraction(price))
-    except TwentyOneError:
-        return ("unparsed", type(price).__name__, repr(price))
+    return (command.selection, command.side, hundredths, command.size, command.round)
 
 
 def replay(
@@ -1067,9 +1429,12 @@ def replay(
     selections: Sequence[SelectionSpec],
     settings: MarketSettings | None = None,
     commission_account: str = COMMISSION_ACCOUNT,
+    market_maker_account: str | None = MARKET_MAKER_ACCOUNT,
 ) -> Market:
     """Rebuild a market by running its logged commands again; each must meet the same answer."""
-    market = Market(market_id, ledger, selections, settings, commission_account)
+    market = Market(
+        market_id, ledger, selections, settings, commission_account, market_maker_account
+    )
     for entry in log:
         refused: str | None = None
         try:
@@ -1086,7 +1451,7 @@ def replay(
 
 def _apply(market: Market, command: Command) -> None:
     if isinstance(command, OpenRound):
-        market.open_round(command.round, dict(command.fair_prices))
+        market.open_round(command.round, command.fair_prices)
     elif isinstance(command, Place):
         market.place(
             command.customer,

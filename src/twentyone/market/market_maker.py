@@ -26,34 +26,73 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from twentyone.market.errors import OrderRejectedError
-from twentyone.market.ladder import index_above, index_below, price_text
-from twentyone.market.market import Market
+from twentyone.errors import InvalidRulesError, shown
+from twentyone.market.errors import InvalidArgumentError, OrderRejectedError
+from twentyone.market.ladder import LADDER_SIZE, index_above, index_below, price_text
+from twentyone.market.market import MARKET_MAKER_ACCOUNT, Market, check_name, fair_price_pairs
 from twentyone.market.orders import OrderView, Side
+from twentyone.money import MAX_AMOUNT
 
-MARKET_MAKER_ACCOUNT = "house:market-maker"
+__all__ = [
+    "MARKET_MAKER_ACCOUNT",
+    "MARKET_MAKER_LABEL",
+    "MarketMaker",
+    "MarketMakerSettings",
+]
+
 #: How every view labels the market maker's orders and bets.
 MARKET_MAKER_LABEL = "House market maker"
 
 
 @dataclass(frozen=True)
 class MarketMakerSettings:
+    """``steps`` (k, 1 to 350), ``size`` (minor units, 1 or more) and the maker's account.
+
+    Checked when made (:class:`~twentyone.errors.InvalidRulesError`). The account must be the
+    one the market lets trade (``Market(..., market_maker_account=...)``, by default
+    :data:`MARKET_MAKER_ACCOUNT`).
+
+    >>> MarketMakerSettings(steps=0)
+    Traceback (most recent call last):
+    ...
+    twentyone.errors.InvalidRulesError: steps must be a whole number from 1 to 350, not 0
+    """
+
     steps: int = 2  # k: quote the k-th ladder price strictly beyond the fair price
     size: int = 20_00  # minor units, the backer's stake on both sides
     account: str = MARKET_MAKER_ACCOUNT
+
+    def __post_init__(self) -> None:
+        if type(self.steps) is not int or not 1 <= self.steps <= LADDER_SIZE:
+            raise InvalidRulesError(
+                f"steps must be a whole number from 1 to {LADDER_SIZE}, not {shown(self.steps)}"
+            )
+        if type(self.size) is not int or not 1 <= self.size <= MAX_AMOUNT:
+            raise InvalidRulesError(
+                f"size must be a whole number of minor units from 1 to {MAX_AMOUNT}, not"
+                f" {shown(self.size)}"
+            )
+        try:
+            check_name(self.account, "the market maker's account")
+        except InvalidArgumentError as error:
+            raise InvalidRulesError(str(error)) from None
 
 
 class MarketMaker:
     """Quotes a market at each round's open; see the module documentation."""
 
     def __init__(self, settings: MarketMakerSettings | None = None) -> None:
+        if settings is not None and not isinstance(settings, MarketMakerSettings):
+            raise InvalidArgumentError(
+                f"settings must be MarketMakerSettings or None, not {shown(settings)}"
+            )
         self.settings = settings or MarketMakerSettings()
 
     def quotes(self, fair_prices: Mapping[str, Fraction | None]) -> list[tuple[str, Side, int]]:
         """(selection, side, ladder index) of every quote for these fair prices."""
         out: list[tuple[str, Side, int]] = []
         steps = self.settings.steps
-        for name, fair in fair_prices.items():
+        for name, fair in fair_price_pairs(fair_prices, ordered=False):
             if fair is None:
                 continue
             lay = index_below(fair, steps)
@@ -66,10 +105,15 @@ class MarketMaker:
 
     def quote(self, market: Market, fair_prices: Mapping[str, Fraction | None]) -> list[OrderView]:
         """Post this round's quotes on every undecided selection of ``market``."""
+        if not isinstance(market, Market):
+            raise InvalidArgumentError(f"market must be a Market, not {shown(market)}")
+        quotes = self.quotes(fair_prices)
+        for name, _, _ in quotes:  # every name checked before the first order
+            market.selection_view(name, 1)
         placed: list[OrderView] = []
         account = self.settings.account
         round_no = market.round
-        for name, side, index in self.quotes(fair_prices):
+        for name, side, index in quotes:
             if market.selection_view(name).status != "in play":
                 continue
             reference = f"mm/{market.market_id}/r{round_no}/{name}/{side.value}"

@@ -28,9 +28,9 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol
 
+from twentyone.analysis.exchange.odds import exchange_odds
 from twentyone.exchange.game import Event, ExchangeGame
 from twentyone.exchange.logic_table import LogicTable, load_logic_table
-from twentyone.exchange.odds import exchange_odds
 from twentyone.exchange.selections import PLAYER_SELECTIONS, SELECTIONS
 from twentyone.exchange.state import ExchangeState
 from twentyone.ledger import Ledger
@@ -95,7 +95,11 @@ class ExchangeTable:
         self.ledger = ledger
         self.logic_table = logic_table or load_logic_table()
         self.game = ExchangeGame(shoe, self.logic_table)
-        self.market = Market(game_id, ledger, EXCHANGE_SELECTIONS, settings)
+        # Only the market maker's own house account may trade (none without a market maker).
+        maker_account = None if market_maker is None else market_maker.settings.account
+        self.market = Market(
+            game_id, ledger, EXCHANGE_SELECTIONS, settings, market_maker_account=maker_account
+        )
         self.market_maker = market_maker
         self.bettors = tuple(bettors)
         self._fair_prices = fair_price_source or (

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from twentyone import hand
 from twentyone.rules import PLAYING_RULE_KEYS, Rules
 from twentyone.simulation.encoding import CODE_NUMBERS
 from twentyone.simulation.errors import SimulationError
@@ -78,8 +79,8 @@ def compositions(max_hard: int = 21) -> Iterator[Composition]:
 
 
 def best_total(cards: Composition) -> int:
-    hard = sum(cards)
-    return hard + 10 if 1 in cards and hard <= 11 else hard
+    """The best total of a composition (:func:`twentyone.hand.best_total`)."""
+    return hand.best_total(sum(cards), 1 in cards)
 
 
 def needs_decision(cards: Composition) -> bool:

@@ -7,7 +7,7 @@
 >>> encode_rules(CASINO.replace(aces_high=False))
 Traceback (most recent call last):
 ...
-twentyone.simulation.errors.UnsupportedRulesError: the simulator plays house-banked blackjack: aces that count 1 only (aces_high=False) are not supported
+twentyone.errors.UnsupportedRulesError: the simulator plays house-banked blackjack: aces that count 1 only (aces_high=False) are not supported
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from twentyone.errors import UnsupportedRulesError
 from twentyone.rules import (
     Double,
     EnhcLoses,
@@ -31,7 +32,6 @@ from twentyone.rules import (
 )
 from twentyone.simulation import kernels
 from twentyone.simulation.counting import CountingSystem, IndexPlay
-from twentyone.simulation.errors import UnsupportedRulesError
 from twentyone.strategy_chart import StrategyChart
 
 IntArray = npt.NDArray[np.int64]

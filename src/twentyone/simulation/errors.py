@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from twentyone.errors import InvalidRulesError, TwentyOneError
+from twentyone.errors import TwentyOneError, UnsupportedRulesError
+
+__all__ = ["CountingDataError", "SimulationError", "UnsupportedRulesError"]
 
 
 class SimulationError(TwentyOneError):
     """A simulation request is malformed (rounds, seed, workers, bet ramp ...)."""
-
-
-class UnsupportedRulesError(InvalidRulesError):
-    """A rule the simulator's kernels do not play (the vinte-e-um and exchange-only rules)."""
 
 
 class CountingDataError(TwentyOneError):

@@ -1,10 +1,15 @@
 """Compiled (numba) kernels that play whole house-banked rounds: one box, or a table of boxes.
 
+One round, :func:`play_round`, holds the rules; it is compiled into two loops,
+:func:`simulate_one_box_rounds` (one box playing a chart, the speed path) and
+:func:`simulate_rounds` (any table). The soft total and the dealer's rules mirror the Python
+ones (:func:`twentyone.hand.best_total`, ``house.round``): the kernels cannot call Python.
+
 Everything here works on small integer arrays so that numba can compile it; the typed Python
 API around it lives in :mod:`twentyone.simulation.encoding` (rules and charts to arrays) and
 :mod:`twentyone.simulation.runner` (chunks, workers, statistics). All functions use
-``cache=True``, so a second process loads the machine code from ``__pycache__`` instead of
-recompiling it.
+``cache=True``, so a second process loads the machine code from ``__pycache__`` (or the user's
+cache directory for a read-only install) instead of recompiling it.
 
 Cards are ranks 1..13 (ace = 1, ten = 10, jack..king = 11..13); a card's value is
 ``min(rank, 10)``. Money is counted in integer *ticks*: one original bet of one unit is
@@ -143,10 +148,10 @@ HW_ACE = 4
 HW_STAKE = 5  # ticks
 HW_STATUS = 6
 HW_FROM_SPLIT = 7
-HW_NODE = 8  # composition node (composition-dependent play; table kernel only)
+HW_NODE = 8  # composition node (composition-dependent play only)
 HW_SIZE = 9
 
-# ---- box workspace rows (int64 array [BW_SIZE, boxes]; table kernel only) ----
+# ---- box workspace rows (int64 array [BW_SIZE, boxes]): each box's last round ----
 BW_HANDS = 0  # hands the box holds (1 + its splits)
 BW_BLACKJACK = 1
 BW_EARLY = 2  # surrendered early, before the peek
@@ -268,12 +273,6 @@ def deal(mode: int, initial_count: int, shoe: Array, ss: Array, rng: Array) -> A
     return card
 
 
-@kernel
-def draw(rp: Array, shoe: Array, ss: Array, rng: Array) -> Any:
-    """The next card (a rank) from the shoe, under the rules ``rp``."""
-    return deal(rp[RP_SHUFFLE], rp[RP_INITIAL_COUNT], shoe, ss, rng)
-
-
 @helper
 def see(count_mode: int, ss: Array, tags: Array, card: int) -> Any:
     """A card becomes visible: it enters the count (nothing to do when nobody counts)."""
@@ -368,7 +367,9 @@ def is_pair(split_by: int, rank1: int, rank2: int) -> Any:
 
 
 @helper
-def add_card(hw: Array, h: int, card: int) -> Any:
+def add_card(hw: Array, h: int, card: int, cd: bool, cd_child: Array) -> Any:
+    """Hand ``h`` takes ``card``; with composition-dependent play (``cd``) its composition node
+    follows the card."""
     value = min(card, 10)
     if hw[HW_CARDS, h] == 1:
         hw[HW_RANK2, h] = card
@@ -376,10 +377,14 @@ def add_card(hw: Array, h: int, card: int) -> Any:
     hw[HW_HARD, h] += value
     if value == 1:
         hw[HW_ACE, h] = 1
+    if cd:
+        hw[HW_NODE, h] = cd_child[hw[HW_NODE, h], value]
 
 
 @helper
-def start_hand(hw: Array, h: int, card: int, stake: int, from_split: int) -> Any:
+def start_hand(
+    hw: Array, h: int, card: int, stake: int, from_split: int, cd: bool, cd_child: Array
+) -> Any:
     hw[HW_RANK1, h] = card
     hw[HW_RANK2, h] = 0
     hw[HW_CARDS, h] = 1
@@ -388,475 +393,17 @@ def start_hand(hw: Array, h: int, card: int, stake: int, from_split: int) -> Any
     hw[HW_STAKE, h] = stake
     hw[HW_STATUS, h] = STATUS_LIVE
     hw[HW_FROM_SPLIT, h] = from_split
+    if cd:
+        hw[HW_NODE, h] = cd_child[0, min(card, 10)]
 
 
 @helper
 def best_total(hard: int, ace: int) -> Any:
+    """The compiled twin of :func:`twentyone.hand.best_total` (aces high): an ace counts 11
+    when that does not bust the hand."""
     # Without a branch: whether a hand is soft is as random as its cards (a mispredicted
     # branch costs more than the arithmetic).
     return hard + 10 * ((ace == 1) & (hard <= 11))
-
-
-@helper
-def wants_early_surrender(
-    split_by: int,
-    max_hands: int,
-    das: int,
-    hw: Array,
-    up: int,
-    base_codes: Array,
-    codes: Array,
-    thresholds: Array,
-    counts: Array,
-    indexed: bool,
-    key: float,
-) -> Any:
-    """The chart's surrender codes decide early surrender before the peek."""
-    rank1 = hw[HW_RANK1, 0]
-    rank2 = hw[HW_RANK2, 0]
-    if max_hands > 1 and is_pair(split_by, rank1, rank2):
-        pair_code = lookup(
-            base_codes,
-            codes,
-            thresholds,
-            counts,
-            indexed,
-            TABLE_PAIR,
-            min(rank1, 10),
-            up,
-            key,
-        )
-        if pair_code == CODE_P or (pair_code == CODE_PH and das == 1):
-            return False
-        if pair_code == CODE_RP:
-            return True
-    hard = hw[HW_HARD, 0]
-    total = best_total(hard, hw[HW_ACE, 0])
-    code = total_code(base_codes, codes, thresholds, counts, indexed, hard, total, up, key)
-    return code in (CODE_RH, CODE_RS)
-
-
-@helper
-def finish_round(stats: Array, net: Integer, bet: Integer, hands: int) -> Any:
-    stats[ST_ROUNDS] += 1
-    stats[ST_NET] += net
-    stats[ST_NET2] += net * net
-    stats[ST_BET] += bet
-    stats[ST_BET2] += bet * bet
-    stats[ST_NET_BET] += net * bet
-    stats[ST_HANDS] += hands
-    # Without branches: win, push or loss is random.
-    stats[ST_WINS] += net > 0
-    stats[ST_PUSHES] += net == 0
-    stats[ST_LOSSES] += net < 0
-    return net
-
-
-@helper
-def play_round(
-    rp: Array,
-    shoe: Array,
-    ss: Array,
-    rng: Array,
-    base_codes: Array,
-    codes: Array,
-    thresholds: Array,
-    counts: Array,
-    indexed: bool,
-    tags: Array,
-    ramp_thresholds: Array,
-    ramp_units: Array,
-    insurance_threshold: float,
-    hw: Array,
-    stats: Array,
-    trace: Array,
-) -> Any:
-    """Play one round for one box and add it to ``stats``; return the box's net in ticks."""
-    # The rules as local scalars: read once a round, not after every store (numba cannot tell
-    # that the rule array is not one of the arrays the round writes to).
-    mode = rp[RP_SHUFFLE]
-    initial_count = rp[RP_INITIAL_COUNT]
-    count_mode = rp[RP_COUNT_MODE]
-    peek = rp[RP_PEEK]
-    surrender_rule = rp[RP_SURRENDER]
-    max_hands = rp[RP_MAX_HANDS]
-    split_by = rp[RP_SPLIT_BY]
-    das = rp[RP_DAS]
-    double_rule = rp[RP_DOUBLE]
-    resplit_aces = rp[RP_RESPLIT_ACES]
-    hit_split_aces = rp[RP_HIT_SPLIT_ACES]
-    ties_lose = rp[RP_TIES]
-    tie_loses = ties_lose == 1
-    shoe_size = shoe.shape[0]
-    has_hole = peek != PEEK_NONE
-    # Surrender as a move in play: late, or early where the dealer has no hole card to peek.
-    surrender_in_play = surrender_rule == SURRENDER_LATE or (
-        surrender_rule == SURRENDER_EARLY and not has_hole
-    )
-    if mode in (SHUFFLE_EVERY_ROUND, SHUFFLE_CONTINUOUS):
-        # Every card is back in the shoe: the lazy Fisher-Yates draws from all of them again.
-        if mode == SHUFFLE_EVERY_ROUND:
-            stats[ST_SHUFFLES] += 1
-        ss[SS_POS] = 0
-        ss[SS_SEEN] = 0
-        ss[SS_RUNNING] = initial_count
-    elif mode == SHUFFLE_CUT_CARD and ss[SS_POS] >= rp[RP_CUT]:
-        ss[SS_POS] = 0
-        ss[SS_SEEN] = 0
-        ss[SS_RUNNING] = initial_count
-        stats[ST_SHUFFLES] += 1
-
-    bet = np.int64(1)
-    if ramp_thresholds.shape[0] > 0:
-        key = count_key(count_mode, ss, shoe_size)
-        for i in range(ramp_thresholds.shape[0]):
-            if key >= ramp_thresholds[i]:
-                bet = ramp_units[i]
-    unit = bet * (2 * rp[RP_BJ_DEN])  # one original bet, in ticks
-
-    first = deal(mode, initial_count, shoe, ss, rng)
-    see(count_mode, ss, tags, first)
-    up = deal(mode, initial_count, shoe, ss, rng)
-    see(count_mode, ss, tags, up)
-    second = deal(mode, initial_count, shoe, ss, rng)
-    see(count_mode, ss, tags, second)
-    hole = 0
-    if has_hole:
-        hole = deal(mode, initial_count, shoe, ss, rng)
-    up_value = min(up, 10)
-
-    start_hand(hw, 0, first, unit, 0)
-    add_card(hw, 0, second)
-    hand_count = 1
-    player_blackjack = hw[HW_HARD, 0] == 11 and hw[HW_ACE, 0] == 1
-    if player_blackjack:
-        hw[HW_STATUS, 0] = STATUS_BLACKJACK
-        stats[ST_PLAYER_BLACKJACKS] += 1
-
-    # Insurance: offered on an ace, half the original bet, decided by the count.
-    insurance = np.int64(0)
-    if up_value == 1 and rp[RP_INSURANCE] == 1:
-        if count_key(count_mode, ss, shoe_size) >= insurance_threshold:
-            insurance = unit // 2
-            stats[ST_INSURANCES] += 1
-            record(trace, ss, DECISION_INSURANCE)
-        else:
-            record(trace, ss, DECISION_NO_INSURANCE)
-
-    # Early surrender in a game with a peek: before the peek, after insurance.
-    early_surrendered = False
-    if has_hole and surrender_rule == SURRENDER_EARLY and not player_blackjack:
-        if wants_early_surrender(
-            split_by,
-            max_hands,
-            das,
-            hw,
-            up_value,
-            base_codes,
-            codes,
-            thresholds,
-            counts,
-            indexed,
-            count_key(count_mode, ss, shoe_size),
-        ):
-            early_surrendered = True
-            hw[HW_STATUS, 0] = STATUS_SURRENDERED
-            stats[ST_SURRENDERS] += 1
-            record(trace, ss, DECISION_SURRENDER)
-        else:
-            record(trace, ss, DECISION_NO_SURRENDER)
-
-    dealer_hard = up_value
-    dealer_ace = 1 if up_value == 1 else 0
-    dealer_blackjack = False
-    if has_hole:
-        hole_value = min(hole, 10)
-        dealer_blackjack = (up_value == 1 and hole_value == 10) or (
-            up_value == 10 and hole_value == 1
-        )
-        peeked = up_value == 1 or (up_value == 10 and peek == PEEK_ACE_TEN)
-        if peeked and dealer_blackjack:
-            see(count_mode, ss, tags, hole)
-            stats[ST_DEALER_BLACKJACKS] += 1
-            net = 2 * insurance
-            if early_surrendered:
-                net -= unit // 2
-            elif not player_blackjack or ties_lose == 1:
-                # Two naturals tie: a push, unless the dealer wins ties (as the engine reads it).
-                net -= unit
-            return finish_round(stats, net, bet, 1)
-
-    # The box plays its hands: splits insert the new hand right after the one it came from.
-    h = 0
-    while h < hand_count and not player_blackjack and not early_surrendered:
-        while True:
-            cards = hw[HW_CARDS, h]
-            hard = hw[HW_HARD, h]
-            total = best_total(hard, hw[HW_ACE, h])
-            if total > 21:
-                hw[HW_STATUS, h] = STATUS_BUST
-                stats[ST_BUSTS] += 1
-                break
-            # Conditions are combined with & rather than `and`: each `and` is a branch on
-            # random cards, and evaluating every term costs less than a mispredicted branch.
-            two_cards = cards == 2
-            from_split = hw[HW_FROM_SPLIT, h] == 1
-            split_ace = from_split & (hw[HW_RANK1, h] == 1)
-            can_split = (
-                two_cards
-                & (hand_count < max_hands)
-                & is_pair(split_by, hw[HW_RANK1, h], hw[HW_RANK2, h])
-                & (not (split_ace & (resplit_aces == 0)))
-            )
-            locked = split_ace & (hit_split_aces == 0)
-            if (total == 21) | (locked & (not can_split)):
-                hw[HW_STATUS, h] = STATUS_STOOD
-                break
-            can_double = (
-                two_cards
-                & (not split_ace)
-                & ((not from_split) | (das == 1))
-                & can_double_total(double_rule, total)
-            )
-            can_surrender = two_cards & (hand_count == 1) & (not from_split) & surrender_in_play
-            key = count_key(count_mode, ss, shoe_size)
-            move = DECISION_HIT
-            decided = False
-            if can_split:
-                pair_code = lookup(
-                    base_codes,
-                    codes,
-                    thresholds,
-                    counts,
-                    indexed,
-                    TABLE_PAIR,
-                    min(hw[HW_RANK1, h], 10),
-                    up_value,
-                    key,
-                )
-                if pair_code == CODE_P or (pair_code == CODE_PH and das == 1):
-                    move = DECISION_SPLIT
-                    decided = True
-                elif pair_code == CODE_RP:
-                    move = DECISION_SURRENDER if can_surrender else DECISION_SPLIT
-                    decided = True
-            if not decided:
-                if locked:
-                    move = DECISION_STAND
-                else:
-                    code = total_code(
-                        base_codes, codes, thresholds, counts, indexed, hard, total, up_value, key
-                    )
-                    move = MOVES[code, np.int64(can_double), np.int64(can_surrender)]
-            record(trace, ss, move)
-            if move == DECISION_STAND:
-                hw[HW_STATUS, h] = STATUS_STOOD
-                break
-            if move == DECISION_SURRENDER:
-                hw[HW_STATUS, h] = STATUS_SURRENDERED
-                stats[ST_SURRENDERS] += 1
-                break
-            if move == DECISION_DOUBLE:
-                hw[HW_STAKE, h] += unit
-                stats[ST_DOUBLES] += 1
-                card = deal(mode, initial_count, shoe, ss, rng)
-                see(count_mode, ss, tags, card)
-                add_card(hw, h, card)
-                if best_total(hw[HW_HARD, h], hw[HW_ACE, h]) > 21:
-                    hw[HW_STATUS, h] = STATUS_BUST
-                    stats[ST_BUSTS] += 1
-                else:
-                    hw[HW_STATUS, h] = STATUS_STOOD
-                break
-            if move == DECISION_SPLIT:
-                stats[ST_SPLITS] += 1
-                for j in range(hand_count, h + 1, -1):
-                    for row in range(HW_NODE):  # the one-box kernel keeps no node
-                        hw[row, j] = hw[row, j - 1]
-                hand_count += 1
-                rank = hw[HW_RANK1, h]
-                start_hand(hw, h, rank, unit, 1)
-                start_hand(hw, h + 1, rank, unit, 1)
-                card = deal(mode, initial_count, shoe, ss, rng)
-                see(count_mode, ss, tags, card)
-                add_card(hw, h, card)
-                card = deal(mode, initial_count, shoe, ss, rng)
-                see(count_mode, ss, tags, card)
-                add_card(hw, h + 1, card)
-                continue
-            card = deal(mode, initial_count, shoe, ss, rng)
-            see(count_mode, ss, tags, card)
-            add_card(hw, h, card)
-        h += 1
-
-    # Which bets still depend on the dealer's cards.
-    any_live = False
-    any_late_surrender = False
-    for i in range(hand_count):
-        status = hw[HW_STATUS, i]
-        if status == STATUS_STOOD:
-            any_live = True
-        elif status == STATUS_SURRENDERED and surrender_rule == SURRENDER_LATE:
-            any_late_surrender = True
-
-    if has_hole:
-        see(count_mode, ss, tags, hole)
-        dealer_hard += min(hole, 10)
-        if min(hole, 10) == 1:
-            dealer_ace = 1
-    elif any_live or any_late_surrender or player_blackjack or insurance > 0:
-        hole = deal(mode, initial_count, shoe, ss, rng)
-        see(count_mode, ss, tags, hole)
-        hole_value = min(hole, 10)
-        dealer_hard += hole_value
-        if hole_value == 1:
-            dealer_ace = 1
-        dealer_blackjack = dealer_hard == 11 and dealer_ace == 1
-    if dealer_blackjack:
-        stats[ST_DEALER_BLACKJACKS] += 1
-    elif any_live:
-        hits_soft_17 = rp[RP_H17] == 1
-        while True:
-            dealer_total = best_total(dealer_hard, dealer_ace)
-            soft_17 = (dealer_total == 17) & (dealer_total != dealer_hard)
-            if (dealer_total > 17) | ((dealer_total == 17) & (not (hits_soft_17 & soft_17))):
-                break
-            card = deal(mode, initial_count, shoe, ss, rng)
-            see(count_mode, ss, tags, card)
-            dealer_hard += min(card, 10)
-            if min(card, 10) == 1:
-                dealer_ace = 1
-    dealer_total = best_total(dealer_hard, dealer_ace)
-
-    # Settlement.
-    net = -insurance
-    if dealer_blackjack:
-        net = 2 * insurance
-    if dealer_blackjack and rp[RP_ENHC_LOSES] == LOSES_ORIGINAL:
-        # Original bets only: busts stay lost; of the rest one original bet is lost.
-        remaining = False
-        for i in range(hand_count):
-            status = hw[HW_STATUS, i]
-            if status == STATUS_BUST:
-                net -= hw[HW_STAKE, i]
-            elif status == STATUS_SURRENDERED and surrender_rule == SURRENDER_EARLY:
-                net -= hw[HW_STAKE, i] // 2
-            elif status != STATUS_BLACKJACK or ties_lose == 1:
-                remaining = True
-        if remaining:
-            net -= unit
-        return finish_round(stats, net, bet, hand_count)
-    for i in range(hand_count):
-        status = hw[HW_STATUS, i]
-        stake = hw[HW_STAKE, i]
-        if status == STATUS_BUST:
-            net -= stake
-        elif status == STATUS_SURRENDERED:
-            if dealer_blackjack and surrender_rule == SURRENDER_LATE:
-                net -= stake
-            else:
-                net -= stake // 2
-        elif status == STATUS_BLACKJACK:
-            if not dealer_blackjack:
-                net += stake * rp[RP_BJ_NUM] // rp[RP_BJ_DEN]
-            elif ties_lose == 1:
-                net -= stake
-        elif dealer_blackjack:
-            net -= stake
-        else:
-            # Without branches: the comparison of totals is random.
-            player_total = best_total(hw[HW_HARD, i], hw[HW_ACE, i])
-            wins = (dealer_total > 21) | (player_total > dealer_total)
-            loses = (dealer_total <= 21) & (
-                (player_total < dealer_total) | ((player_total == dealer_total) & tie_loses)
-            )
-            net += stake * (np.int64(wins) - np.int64(loses))
-    return finish_round(stats, net, bet, hand_count)
-
-
-@kernel
-def simulate_rounds(
-    rp: Array,
-    rng: Array,
-    rounds: int,
-    base_codes: Array,
-    codes: Array,
-    thresholds: Array,
-    counts: Array,
-    tags: Array,
-    ramp_thresholds: Array,
-    ramp_units: Array,
-    insurance_threshold: float,
-    stats: Array,
-    shoe: Array,
-    ss: Array,
-    hw: Array,
-    trace: Array,
-) -> Any:
-    """Play ``rounds`` rounds; add them to ``stats`` (an int64[ST_SIZE]).
-
-    ``base_codes`` is ``codes[..., 0]`` as a C-contiguous int8 array (see :func:`lookup`).
-    The caller passes the work arrays: ``shoe`` (int8: 52 * decks ranks, empty for an infinite
-    deck; a byte a card keeps the shoe in a few cache lines),
-    ``ss`` (int64[SS_SIZE]), ``hw`` (int64[HW_SIZE, max_hands]) and ``trace`` (empty). With
-    ``rp`` set to SHUFFLE_SCRIPTED, ``shoe`` holds the cards to deal in order and ``trace``
-    receives the decisions (``ss[SS_TRACE_LEN]`` of them): that is how rounds are traced.
-    """
-    if rp[RP_SHUFFLE] != SHUFFLE_SCRIPTED:
-        for i in range(shoe.shape[0]):
-            shoe[i] = (i % 13) + 1
-    ss[SS_POS] = 0
-    ss[SS_SEEN] = 0
-    ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
-    if rp[RP_SHUFFLE] == SHUFFLE_CUT_CARD or rp[RP_SHUFFLE] == SHUFFLE_CONTINUOUS:
-        stats[ST_SHUFFLES] += 1  # the shoe's first shuffle
-    # Without index plays the chart lookups skip the threshold tables altogether.
-    indexed = False
-    for table in range(counts.shape[0]):
-        for row in range(counts.shape[1]):
-            for up in range(counts.shape[2]):
-                if counts[table, row, up] > 0:
-                    indexed = True
-    for _ in range(rounds):
-        play_round(
-            rp,
-            shoe,
-            ss,
-            rng,
-            base_codes,
-            codes,
-            thresholds,
-            counts,
-            indexed,
-            tags,
-            ramp_thresholds,
-            ramp_units,
-            insurance_threshold,
-            hw,
-            stats,
-            trace,
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# The table kernel: 1 to 7 boxes, and composition-dependent play. The one-box kernel above stays
-# as it is and runs whenever a simulation has one box and plays a chart: its speed is the
-# benchmark's target, and this general loop, played with one box, is about 16% slower (loops
-# over boxes, per-box state in memory, the composition node kept for every card).
-
-
-@helper
-def start_table_hand(
-    hw: Array, h: int, card: int, stake: int, from_split: int, cd_child: Array
-) -> Any:
-    start_hand(hw, h, card, stake, from_split)
-    hw[HW_NODE, h] = cd_child[0, min(card, 10)]
-
-
-@helper
-def add_table_card(hw: Array, h: int, card: int, cd_child: Array) -> Any:
-    add_card(hw, h, card)
-    hw[HW_NODE, h] = cd_child[hw[HW_NODE, h], min(card, 10)]
 
 
 @helper
@@ -883,17 +430,33 @@ def hand_code(
 
 
 @helper
-def finish_box(stats: Array, bw: Array, b: int, net: Integer) -> Any:
+def finish_box(
+    stats: Array,
+    bw: Array,
+    boxes: int,
+    b: int,
+    net: Integer,
+    blackjacks: Integer,
+    early: Integer,
+    insurance: Integer,
+) -> Any:
+    """Box ``b``'s round is settled: its facts go to ``bw`` (read by the trace), its result to
+    the statistics."""
     bw[BW_NET, b] = net
-    stats[ST_BOXES] += 1
-    stats[ST_BOX_NET2] += net * net
+    bw[BW_BLACKJACK, b] = (blackjacks >> b) & 1
+    bw[BW_EARLY, b] = (early >> b) & 1
+    bw[BW_INSURANCE, b] = insurance
+    if boxes > 1:
+        # With one box these sums are the round's: simulate_rounds adds them after the loop.
+        stats[ST_BOXES] += 1
+        stats[ST_BOX_NET2] += net * net
     stats[ST_WINS] += net > 0
     stats[ST_PUSHES] += net == 0
     stats[ST_LOSSES] += net < 0
 
 
 @helper
-def finish_table_round(stats: Array, net: Integer, bet: Integer, hands: int) -> Any:
+def finish_round(stats: Array, net: Integer, bet: Integer, hands: int) -> Any:
     stats[ST_ROUNDS] += 1
     stats[ST_NET] += net
     stats[ST_NET2] += net * net
@@ -905,7 +468,7 @@ def finish_table_round(stats: Array, net: Integer, bet: Integer, hands: int) -> 
 
 
 @helper
-def play_table_round(
+def play_round(
     rp: Array,
     boxes: int,
     shoe: Array,
@@ -933,7 +496,7 @@ def play_table_round(
     Deal in table order: one card to each box left to right, the up card, the second cards,
     then the hole card where the dealer has one. Box ``b`` keeps its hands in the columns
     ``b * max_hands ...`` of ``hw``. Returns the table's net in ticks; each box's net is left in
-    ``bw[BW_NET]``. With one box and ``cd`` off it plays exactly as :func:`play_round`.
+    ``bw[BW_NET]``.
     """
     mode = rp[RP_SHUFFLE]
     initial_count = rp[RP_INITIAL_COUNT]
@@ -976,38 +539,40 @@ def play_table_round(
     for b in range(boxes):
         card = deal(mode, initial_count, shoe, ss, rng)
         see(count_mode, ss, tags, card)
-        start_table_hand(hw, b * max_hands, card, unit, 0, cd_child)
+        start_hand(hw, b * max_hands, card, unit, 0, cd, cd_child)
         bw[BW_HANDS, b] = 1
-        bw[BW_BLACKJACK, b] = 0
-        bw[BW_EARLY, b] = 0
-        bw[BW_INSURANCE, b] = 0
     up = deal(mode, initial_count, shoe, ss, rng)
     see(count_mode, ss, tags, up)
     for b in range(boxes):
         card = deal(mode, initial_count, shoe, ss, rng)
         see(count_mode, ss, tags, card)
-        add_table_card(hw, b * max_hands, card, cd_child)
+        add_card(hw, b * max_hands, card, cd, cd_child)
     hole = 0
     if has_hole:
         hole = deal(mode, initial_count, shoe, ss, rng)
     up_value = min(up, 10)
 
-    any_blackjack = False
+    # Per-box flags as bits of local masks (bit b: box b), kept in registers rather than in
+    # memory: with one box they fold into plain booleans.
+    blackjacks = np.int64(0)
     for b in range(boxes):
         h = b * max_hands
         if hw[HW_HARD, h] == 11 and hw[HW_ACE, h] == 1:
-            bw[BW_BLACKJACK, b] = 1
+            blackjacks |= np.int64(1) << b
             hw[HW_STATUS, h] = STATUS_BLACKJACK
             stats[ST_PLAYER_BLACKJACKS] += 1
-            any_blackjack = True
+    any_blackjack = blackjacks != 0
 
-    # Insurance, box by box; the count is the same for all of them (no card shows in between).
+    # Insurance, box by box; the count is the same for all of them (no card shows in between),
+    # so every box insures or none does, each for half its bet.
     any_insurance = False
+    insurance = np.int64(0)
     if up_value == 1 and rp[RP_INSURANCE] == 1:
         insure = count_key(count_mode, ss, shoe_size) >= insurance_threshold
-        for b in range(boxes):
+        if insure:
+            insurance = unit // 2
+        for _ in range(boxes):
             if insure:
-                bw[BW_INSURANCE, b] = unit // 2
                 stats[ST_INSURANCES] += 1
                 record(trace, ss, DECISION_INSURANCE)
                 any_insurance = True
@@ -1015,10 +580,11 @@ def play_table_round(
                 record(trace, ss, DECISION_NO_INSURANCE)
 
     # Early surrender before the peek, box by box; boxes holding a natural are not asked.
+    early = np.int64(0)
     if has_hole and surrender_rule == SURRENDER_EARLY:
         key = count_key(count_mode, ss, shoe_size)
         for b in range(boxes):
-            if bw[BW_BLACKJACK, b] == 1:
+            if (blackjacks >> b) & 1:
                 continue
             h = b * max_hands
             surrender = False
@@ -1057,7 +623,7 @@ def play_table_round(
                 )
                 surrender = (code == CODE_RH) | (code == CODE_RS)
             if surrender:
-                bw[BW_EARLY, b] = 1
+                early |= np.int64(1) << b
                 hw[HW_STATUS, h] = STATUS_SURRENDERED
                 stats[ST_SURRENDERS] += 1
                 record(trace, ss, DECISION_SURRENDER)
@@ -1078,18 +644,18 @@ def play_table_round(
             stats[ST_DEALER_BLACKJACKS] += 1
             total_net = np.int64(0)
             for b in range(boxes):
-                net = 2 * bw[BW_INSURANCE, b]
-                if bw[BW_EARLY, b] == 1:
+                net = 2 * insurance
+                if (early >> b) & 1:
                     net -= unit // 2
-                elif bw[BW_BLACKJACK, b] == 0 or ties_lose == 1:
+                elif ((blackjacks >> b) & 1) == 0 or ties_lose == 1:
                     net -= unit
-                finish_box(stats, bw, b, net)
+                finish_box(stats, bw, boxes, b, net, blackjacks, early, insurance)
                 total_net += net
-            return finish_table_round(stats, total_net, bet * boxes, boxes)
+            return finish_round(stats, total_net, bet * boxes, boxes)
 
     # The boxes play left to right; a split inserts the new hand right after its parent.
     for b in range(boxes):
-        if bw[BW_BLACKJACK, b] == 1 or bw[BW_EARLY, b] == 1:
+        if ((blackjacks | early) >> b) & 1:
             continue
         first = b * max_hands
         hand_count = 1
@@ -1175,7 +741,7 @@ def play_table_round(
                     stats[ST_DOUBLES] += 1
                     card = deal(mode, initial_count, shoe, ss, rng)
                     see(count_mode, ss, tags, card)
-                    add_table_card(hw, h, card, cd_child)
+                    add_card(hw, h, card, cd, cd_child)
                     if best_total(hw[HW_HARD, h], hw[HW_ACE, h]) > 21:
                         hw[HW_STATUS, h] = STATUS_BUST
                         stats[ST_BUSTS] += 1
@@ -1189,18 +755,18 @@ def play_table_round(
                             hw[row, j] = hw[row, j - 1]
                     hand_count += 1
                     rank = hw[HW_RANK1, h]
-                    start_table_hand(hw, h, rank, unit, 1, cd_child)
-                    start_table_hand(hw, h + 1, rank, unit, 1, cd_child)
+                    start_hand(hw, h, rank, unit, 1, cd, cd_child)
+                    start_hand(hw, h + 1, rank, unit, 1, cd, cd_child)
                     card = deal(mode, initial_count, shoe, ss, rng)
                     see(count_mode, ss, tags, card)
-                    add_table_card(hw, h, card, cd_child)
+                    add_card(hw, h, card, cd, cd_child)
                     card = deal(mode, initial_count, shoe, ss, rng)
                     see(count_mode, ss, tags, card)
-                    add_table_card(hw, h + 1, card, cd_child)
+                    add_card(hw, h + 1, card, cd, cd_child)
                     continue
                 card = deal(mode, initial_count, shoe, ss, rng)
                 see(count_mode, ss, tags, card)
-                add_table_card(hw, h, card, cd_child)
+                add_card(hw, h, card, cd, cd_child)
             h += 1
         bw[BW_HANDS, b] = hand_count
 
@@ -1223,7 +789,14 @@ def play_table_round(
         dealer_hard += min(hole, 10)
         if min(hole, 10) == 1:
             dealer_ace = 1
-    elif any_live or any_late_surrender or any_blackjack or any_insurance:
+    elif (
+        any_live
+        or any_insurance
+        or ((any_late_surrender or any_blackjack) and (up_value == 1 or up_value == 10))
+    ):
+        # No hole card: the second card is drawn only if some bet's result can still change
+        # with it (rules-common.md; house.round's _second_card_matters): a natural or a late
+        # surrender only when the up card can make a blackjack.
         hole = deal(mode, initial_count, shoe, ss, rng)
         see(count_mode, ss, tags, hole)
         hole_value = min(hole, 10)
@@ -1251,7 +824,6 @@ def play_table_round(
     for b in range(boxes):
         first = b * max_hands
         last = first + bw[BW_HANDS, b]
-        insurance = bw[BW_INSURANCE, b]
         net = -insurance
         if dealer_blackjack:
             net = 2 * insurance
@@ -1292,13 +864,13 @@ def play_table_round(
                         (player_total < dealer_total) | ((player_total == dealer_total) & tie_loses)
                     )
                     net += stake * (np.int64(wins) - np.int64(loses))
-        finish_box(stats, bw, b, net)
+        finish_box(stats, bw, boxes, b, net, blackjacks, early, insurance)
         total_net += net
-    return finish_table_round(stats, total_net, bet * boxes, all_hands)
+    return finish_round(stats, total_net, bet * boxes, all_hands)
 
 
 @kernel
-def simulate_table_rounds(
+def simulate_rounds(
     rp: Array,
     boxes: int,
     rng: Array,
@@ -1320,13 +892,19 @@ def simulate_table_rounds(
     bw: Array,
     trace: Array,
 ) -> Any:
-    """Play ``rounds`` rounds at a table of ``boxes`` boxes; add them to ``stats``.
+    """Play ``rounds`` rounds at a table of ``boxes`` boxes; add them to ``stats`` (an
+    int64[ST_SIZE]).
 
-    As :func:`simulate_rounds`, plus: ``hw`` is int64[HW_SIZE, boxes * max_hands], ``bw`` is
-    int64[BW_SIZE, boxes]; ``cd_child`` (int32 [nodes, 11]) maps a composition node and a card
-    value to the node with that card added (node 0: no card), and ``cd_codes`` (int8
-    [nodes, 11]) gives the chart code of a node against each up card value. With a single node
-    (shape [1, 11]) the hands are played by the chart's totals instead.
+    ``base_codes`` is ``codes[..., 0]`` as a C-contiguous int8 array (see :func:`lookup`).
+    The caller passes the work arrays: ``shoe`` (int8: 52 * decks ranks, empty for an infinite
+    deck; a byte a card keeps the shoe in a few cache lines), ``ss`` (int64[SS_SIZE]), ``hw``
+    (int64[HW_SIZE, boxes * max_hands]), ``bw`` (int64[BW_SIZE, boxes]) and ``trace`` (empty).
+    ``cd_child`` (int32 [nodes, 11]) maps a composition node and a card value to the node with
+    that card added (node 0: no card), and ``cd_codes`` (int8 [nodes, 11]) gives the chart code
+    of a node against each up card value; with a single node (shape [1, 11]) the hands are
+    played by the chart's totals. With ``rp`` set to SHUFFLE_SCRIPTED, ``shoe`` holds the cards
+    to deal in order and ``trace`` receives the decisions (``ss[SS_TRACE_LEN]`` of them): that
+    is how rounds are traced.
     """
     if rp[RP_SHUFFLE] != SHUFFLE_SCRIPTED:
         for i in range(shoe.shape[0]):
@@ -1335,7 +913,8 @@ def simulate_table_rounds(
     ss[SS_SEEN] = 0
     ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
     if rp[RP_SHUFFLE] == SHUFFLE_CUT_CARD or rp[RP_SHUFFLE] == SHUFFLE_CONTINUOUS:
-        stats[ST_SHUFFLES] += 1
+        stats[ST_SHUFFLES] += 1  # the shoe's first shuffle
+    # Without index plays the chart lookups skip the threshold tables altogether.
     indexed = False
     for table in range(counts.shape[0]):
         for row in range(counts.shape[1]):
@@ -1343,8 +922,9 @@ def simulate_table_rounds(
                 if counts[table, row, up] > 0:
                     indexed = True
     cd = cd_codes.shape[0] > 1
+    net2_before = stats[ST_NET2]
     for _ in range(rounds):
-        play_table_round(
+        play_round(
             rp,
             boxes,
             shoe,
@@ -1367,3 +947,78 @@ def simulate_table_rounds(
             stats,
             trace,
         )
+    if boxes == 1:
+        stats[ST_BOXES] += rounds
+        stats[ST_BOX_NET2] += stats[ST_NET2] - net2_before
+
+
+@kernel
+def simulate_one_box_rounds(
+    rp: Array,
+    boxes: int,
+    rng: Array,
+    rounds: int,
+    base_codes: Array,
+    codes: Array,
+    thresholds: Array,
+    counts: Array,
+    cd_child: Array,
+    cd_codes: Array,
+    tags: Array,
+    ramp_thresholds: Array,
+    ramp_units: Array,
+    insurance_threshold: float,
+    stats: Array,
+    shoe: Array,
+    ss: Array,
+    hw: Array,
+    bw: Array,
+    trace: Array,
+) -> Any:
+    """:func:`simulate_rounds` for one box playing a chart (``boxes`` is 1, ``cd_codes`` one
+    node), the speed path: the same round, compiled with the box count and CD play as
+    constants, which the compiler folds away (the loops over one box, the composition nodes);
+    with them as variables the round is about 16% slower."""
+    if rp[RP_SHUFFLE] != SHUFFLE_SCRIPTED:
+        for i in range(shoe.shape[0]):
+            shoe[i] = (i % 13) + 1
+    ss[SS_POS] = 0
+    ss[SS_SEEN] = 0
+    ss[SS_RUNNING] = rp[RP_INITIAL_COUNT]
+    if rp[RP_SHUFFLE] == SHUFFLE_CUT_CARD or rp[RP_SHUFFLE] == SHUFFLE_CONTINUOUS:
+        stats[ST_SHUFFLES] += 1  # the shoe's first shuffle
+    # Without index plays the chart lookups skip the threshold tables altogether.
+    indexed = False
+    for table in range(counts.shape[0]):
+        for row in range(counts.shape[1]):
+            for up in range(counts.shape[2]):
+                if counts[table, row, up] > 0:
+                    indexed = True
+    net2_before = stats[ST_NET2]
+    for _ in range(rounds):
+        play_round(
+            rp,
+            1,
+            shoe,
+            ss,
+            rng,
+            base_codes,
+            codes,
+            thresholds,
+            counts,
+            indexed,
+            False,
+            cd_child,
+            cd_codes,
+            tags,
+            ramp_thresholds,
+            ramp_units,
+            insurance_threshold,
+            hw,
+            bw,
+            stats,
+            trace,
+        )
+    # One box: the box's sums are the round's.
+    stats[ST_BOXES] += rounds
+    stats[ST_BOX_NET2] += stats[ST_NET2] - net2_before

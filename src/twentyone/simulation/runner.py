@@ -19,13 +19,16 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from multiprocessing.pool import AsyncResult
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from twentyone.rules import MAX_BOXES as MAX_BOXES  # boxes at one table: one bound, in rules
 from twentyone.rules import Rules
 from twentyone.simulation import kernels
 from twentyone.simulation.cd import CompositionStrategy
@@ -44,7 +47,13 @@ from twentyone.strategy_chart import StrategyChart
 #: Rounds per chunk: the unit of work and of seeding (independent of the worker count).
 CHUNK_ROUNDS = 1 << 20
 _MASK64 = (1 << 64) - 1
+#: Bounds of a run (the command line shows them): seeds are 64-bit; a trillion rounds is a
+#: day's work for a dozen cores; more workers than this would only be processes waiting.
 MAX_SEED = _MASK64
+MAX_ROUNDS = 10**12
+MAX_WORKERS = 256
+#: Chunks queued per worker while a run is in progress (the rest are not yet planned).
+IN_FLIGHT_PER_WORKER = 2
 
 
 @dataclass(frozen=True)
@@ -64,10 +73,20 @@ class SimulationConfig:
     def __post_init__(self) -> None:
         boxes = self.boxes
         if isinstance(boxes, bool) or not isinstance(boxes, int):
-            raise SimulationError(f"boxes must be a whole number, got {boxes!r}")
-        if not 1 <= boxes <= self.rules.max_boxes:
+            raise SimulationError(f"boxes must be a whole number, got {describe(boxes)}")
+        most = min(self.rules.max_boxes, MAX_BOXES)
+        if not 1 <= boxes <= most:
             raise SimulationError(
-                f"boxes must be 1 to {self.rules.max_boxes} (the table's max_boxes), got {boxes}"
+                f"boxes must be 1 to {most} (the table's max_boxes), got {describe(boxes)}"
+            )
+        insure_at = self.insure_at
+        if insure_at is not None and (
+            isinstance(insure_at, bool)
+            or not isinstance(insure_at, int | float)
+            or not math.isfinite(insure_at)
+        ):
+            raise CountingDataError(
+                f"the insurance count must be a finite number, got {describe(insure_at)}"
             )
         if self.cd is not None and self.indices is not None:
             raise CountingDataError(
@@ -120,13 +139,14 @@ class KernelInputs:
     ramp_units: npt.NDArray[np.int64]
     insurance_threshold: float
     boxes: int = 1
-    #: Composition-dependent play (kernels.simulate_table_rounds): one node = the chart's totals.
+    #: Composition-dependent play (kernels.simulate_rounds): one node = the chart's totals.
     cd_child: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros((1, 11), np.int32))
     cd_codes: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros((1, 11), np.int8))
 
     @property
     def one_box_chart(self) -> bool:
-        """Whether the specialised one-box kernel plays this (one box, a chart)."""
+        """Whether the kernel plays this on its one-box path (one box, a chart): the same
+        round with the box count and CD play compiled in as constants, the speed path."""
         return self.boxes == 1 and self.cd_codes.shape[0] == 1
 
     @classmethod
@@ -168,18 +188,12 @@ def chunk_generator_state(seed: int, chunk: int) -> npt.NDArray[np.uint64]:
     return np.array(words, dtype=np.uint64)
 
 
-def run_chunk(
-    inputs: KernelInputs, seed: int, chunk: int, rounds: int, table: bool = False
-) -> npt.NDArray[np.int64]:
-    """Play ``rounds`` rounds of chunk ``chunk``; the statistics (``kernels.ST_*``) as int64.
-
-    One box playing a chart runs the specialised one-box kernel, unless ``table`` asks for the
-    general table kernel (which gives the same totals: tests and the benchmark compare them).
-    """
+def run_chunk(inputs: KernelInputs, seed: int, chunk: int, rounds: int) -> npt.NDArray[np.int64]:
+    """Play ``rounds`` rounds of chunk ``chunk``; the statistics (``kernels.ST_*``) as int64."""
     stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
     params = inputs.rule_params
     decks = int(params[kernels.RP_DECKS])
-    box_work = play_rounds(
+    play_rounds(
         inputs,
         params,
         chunk_generator_state(seed, chunk),
@@ -188,13 +202,7 @@ def run_chunk(
         np.zeros(52 * decks, dtype=np.int8),
         np.zeros(kernels.SS_SIZE, dtype=np.int64),
         np.zeros(0, dtype=np.int64),
-        table=table,
     )
-    if box_work is None:
-        # The one-box kernel leaves the per-box sums to its caller: with one box they are the
-        # round's (nothing is added to the hot loop for them).
-        stats[kernels.ST_BOXES] = stats[kernels.ST_ROUNDS]
-        stats[kernels.ST_BOX_NET2] = stats[kernels.ST_NET2]
     return stats
 
 
@@ -207,45 +215,24 @@ def play_rounds(
     shoe: npt.NDArray[np.int8],
     shoe_state: npt.NDArray[np.int64],
     trace: npt.NDArray[np.int64],
-    table: bool = False,
-) -> npt.NDArray[np.int64] | None:
-    """Run the kernel that plays ``inputs``: the one-box kernel for one box playing a chart
-    (unless ``table``), else the table kernel, whose per-box rows (``kernels.BW_*``) are
-    returned (``None`` from the one-box kernel)."""
+) -> npt.NDArray[np.int64]:
+    """Run the round kernel on ``inputs``; return its per-box rows (``kernels.BW_*``)."""
     strategy = inputs.strategy
-    if table or not inputs.one_box_chart:
-        box_work = np.zeros((kernels.BW_SIZE, inputs.boxes), dtype=np.int64)
-        kernels.simulate_table_rounds(
-            params,
-            inputs.boxes,
-            generator_state,
-            rounds,
-            base_codes(strategy),
-            strategy.codes,
-            strategy.thresholds,
-            strategy.counts,
-            inputs.cd_child,
-            inputs.cd_codes,
-            inputs.tags,
-            inputs.ramp_thresholds,
-            inputs.ramp_units,
-            inputs.insurance_threshold,
-            stats,
-            shoe,
-            shoe_state,
-            hand_workspace(params, inputs.boxes),
-            box_work,
-            trace,
-        )
-        return box_work
-    kernels.simulate_rounds(
+    box_work = np.zeros((kernels.BW_SIZE, inputs.boxes), dtype=np.int64)
+    # One round kernel, compiled twice: for one box playing a chart with those as constants
+    # (the speed path), and for any table.
+    play = kernels.simulate_one_box_rounds if inputs.one_box_chart else kernels.simulate_rounds
+    play(
         params,
+        inputs.boxes,
         generator_state,
         rounds,
         base_codes(strategy),
         strategy.codes,
         strategy.thresholds,
         strategy.counts,
+        inputs.cd_child,
+        inputs.cd_codes,
         inputs.tags,
         inputs.ramp_thresholds,
         inputs.ramp_units,
@@ -253,10 +240,11 @@ def play_rounds(
         stats,
         shoe,
         shoe_state,
-        hand_workspace(params),
+        hand_workspace(params, inputs.boxes),
+        box_work,
         trace,
     )
-    return None
+    return box_work
 
 
 def base_codes(strategy: EncodedStrategy) -> npt.NDArray[np.int8]:
@@ -345,8 +333,15 @@ class SimulationResult:
 
     def risk_of_ruin(self, bankroll: float) -> float:
         """Chance of ever losing ``bankroll`` units (diffusion formula exp(-2 w B / s^2))."""
-        if bankroll <= 0:
-            raise SimulationError(f"bankroll must be positive, got {bankroll}")
+        if (
+            isinstance(bankroll, bool)
+            or not isinstance(bankroll, int | float)
+            or not math.isfinite(bankroll)
+            or bankroll <= 0
+        ):
+            raise SimulationError(
+                f"bankroll must be a positive finite number, got {describe(bankroll)}"
+            )
         if self.win_per_round <= 0:
             return 1.0
         if self.sd == 0:
@@ -410,31 +405,103 @@ class SimulationResult:
         return out
 
 
-def chunk_plan(rounds: int) -> list[tuple[int, int]]:
-    """(chunk index, rounds) pairs covering ``rounds``.
+class ChunkPlan(Sequence[tuple[int, int]]):
+    """The (chunk index, rounds) pairs covering ``rounds``, computed on demand: a plan takes the
+    same few bytes for a thousand rounds or a trillion.
+
+    >>> plan = chunk_plan(CHUNK_ROUNDS + 5)
+    >>> len(plan), plan[0], plan[-1]
+    (2, (0, 1048576), (1, 5))
+    """
+
+    def __init__(self, rounds: int) -> None:
+        self.rounds = rounds
+        self._full, self._rest = divmod(rounds, CHUNK_ROUNDS)
+
+    def __len__(self) -> int:
+        return self._full + (1 if self._rest else 0)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | Sequence[tuple[int, int]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("chunk index out of range")
+        return (index, CHUNK_ROUNDS if index < self._full else self._rest)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for index in range(self._full):
+            yield (index, CHUNK_ROUNDS)
+        if self._rest:
+            yield (self._full, self._rest)
+
+
+def chunk_plan(rounds: int) -> ChunkPlan:
+    """(chunk index, rounds) pairs covering ``rounds`` (a lazy sequence).
 
     >>> chunk_plan(CHUNK_ROUNDS + 5)[-1]
     (1, 5)
     """
-    full, rest = divmod(rounds, CHUNK_ROUNDS)
-    plan = [(index, CHUNK_ROUNDS) for index in range(full)]
-    if rest:
-        plan.append((full, rest))
-    return plan
+    return ChunkPlan(rounds)
+
+
+def describe(value: object) -> str:
+    """``value`` for an error message, short whatever it is (a 5000-digit number has no repr
+    in Python: ``int`` refuses to print more than 4300 digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**24:
+        digits = int(value.bit_length() * 0.30103) + 1
+        return f"{'-' if value < 0 else ''}a number of about {digits} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_count(value: object, what: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SimulationError(
+            f"{what} must be a whole number from {low:,} to {high:,}, got {describe(value)}"
+        )
 
 
 def check_request(rounds: int, seed: int, workers: int) -> None:
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise SimulationError(f"rounds must be a whole number >= 1, got {rounds!r}")
+    """Refuse a run outside the bounds (:data:`MAX_ROUNDS`, :data:`MAX_SEED`,
+    :data:`MAX_WORKERS`) with a :class:`SimulationError` that states the allowed range."""
+    _check_count(rounds, "rounds", 1, MAX_ROUNDS)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise SimulationError(f"seed must be a whole number from 0 to 2**64-1, got {seed!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise SimulationError(f"workers must be a whole number >= 1, got {workers!r}")
+        raise SimulationError(
+            f"seed must be a whole number from 0 to 2**64-1, got {describe(seed)}"
+        )
+    _check_count(workers, "workers", 1, MAX_WORKERS)
 
 
-def warm_up(table: bool = False) -> None:
-    """Load (or compile, the first time) the kernels in this process: the one-box kernel, and
-    with ``table`` the table kernel (several boxes, composition-dependent play)."""
+def kernels_cached(table: bool | None = None) -> bool:
+    """Whether the simulation kernel is loaded or compiled on disk already: if not, the next
+    run (:func:`warm_up`, :func:`simulate`) compiles it first, for a minute or more.
+
+    ``table``: the loop for a table (several boxes or CD play) if true, for one box playing a
+    chart if false; both if None.
+    """
+    from twentyone.analysis.kernel_cache import dispatcher_cached
+    from twentyone.analysis.kernel_cache import kernels_cached as cached
+
+    if table is None:
+        return cached(kernels)
+    return dispatcher_cached(kernels.simulate_rounds if table else kernels.simulate_one_box_rounds)
+
+
+def warm_up(table: bool = False, on_compile: Callable[[], None] | None = None) -> None:
+    """Load the kernel in this process, compiling it the first time (``on_compile`` is called
+    just before a compile: the moment to tell the user to wait): the loop for one box playing
+    a chart, or with ``table`` the loop for several boxes and CD play."""
+    if on_compile is not None and not kernels_cached(table):
+        on_compile()
     # An all-hit chart: loading the kernels needs no strategy (nor the analysis to compute one).
     strategy = EncodedStrategy(
         np.zeros((3, 22, 11, 2), dtype=np.int64),
@@ -472,35 +539,50 @@ def simulate(
     seed: int = 0,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    on_compile: Callable[[], None] | None = None,
 ) -> SimulationResult:
-    """Simulate ``rounds`` rounds; ``progress`` is told how many rounds each finished chunk had."""
+    """Simulate ``rounds`` rounds; ``progress`` is told how many rounds each finished chunk had,
+    ``on_compile`` is called before the kernel is compiled (first run only, see
+    :func:`warm_up`).
+
+    Memory does not grow with ``rounds``: chunks are planned lazily, at most
+    :data:`IN_FLIGHT_PER_WORKER` per worker are queued at a time, and totals are Python
+    integers (no overflow however long the run).
+    """
     check_request(rounds, seed, workers)
     inputs = KernelInputs.from_config(config)
     plan = chunk_plan(rounds)
-    tasks = [(inputs, seed, chunk, size) for chunk, size in plan]
+    tasks = ((inputs, seed, chunk, size) for chunk, size in plan)
     workers = min(workers, len(plan))
-    warm_up(table=not inputs.one_box_chart)
+    warm_up(table=config.boxes > 1 or config.cd is not None, on_compile=on_compile)
     started = time.perf_counter()
-    totals = np.zeros(kernels.ST_SIZE, dtype=np.int64)
-    results: Iterator[npt.NDArray[np.int64]]
+    totals = [0] * kernels.ST_SIZE
+
+    def add(stats: npt.NDArray[np.int64]) -> None:
+        for slot, value in enumerate(stats.tolist()):
+            totals[slot] += value
+        if progress is not None:
+            progress(int(stats[kernels.ST_ROUNDS]))
+
     if workers == 1:
-        results = (_chunk_task(task) for task in tasks)
-        for (_, size), stats in zip(plan, results, strict=True):
-            totals += stats
-            if progress is not None:
-                progress(size)
+        for task in tasks:
+            add(_chunk_task(task))
     else:
         with _pool_context().Pool(workers) as pool:
-            for stats in pool.imap_unordered(_chunk_task, tasks):
-                totals += stats
-                if progress is not None:
-                    progress(int(stats[kernels.ST_ROUNDS]))
+            window = workers * IN_FLIGHT_PER_WORKER
+            pending: deque[AsyncResult[npt.NDArray[np.int64]]] = deque()
+            for task in tasks:
+                if len(pending) >= window:
+                    add(pending.popleft().get())
+                pending.append(pool.apply_async(_chunk_task, (task,)))
+            while pending:
+                add(pending.popleft().get())
     seconds = time.perf_counter() - started
     return SimulationResult(
         config.rules,
         rounds,
         seed,
-        tuple(int(value) for value in totals),
+        tuple(totals),
         ticks_per_unit(config.rules),
         seconds,
         workers,

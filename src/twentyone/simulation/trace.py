@@ -94,12 +94,9 @@ def trace_round(config: SimulationConfig, cards: Sequence[Card], bet: int = 1000
     state = np.zeros(kernels.SS_SIZE, dtype=np.int64)
     stats = np.zeros(kernels.ST_SIZE, dtype=np.int64)
     no_random = np.zeros(4, dtype=np.uint64)  # nothing is random in a scripted round
-    # The same kernel as a simulation of this config: the one-box kernel or the table kernel.
+    # The same kernel as a simulation of this config.
     box_work = play_rounds(inputs, params, no_random, 1, stats, ranks, state, trace)
-    if box_work is None:
-        net_ticks = [int(stats[kernels.ST_NET])]
-    else:
-        net_ticks = [int(net) for net in box_work[kernels.BW_NET]]
+    net_ticks = [int(net) for net in box_work[kernels.BW_NET]]
     used = int(state[kernels.SS_POS])
     decisions = int(state[kernels.SS_TRACE_LEN])
     ran_out = int(state[kernels.SS_ERROR])

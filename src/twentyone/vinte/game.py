@@ -31,10 +31,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from twentyone.cards import Card
-from twentyone.errors import ShoeExhaustedError
+from twentyone.cards import DECK, Card
+from twentyone.clock import ClockError
+from twentyone.errors import InvalidCardError, ShoeExhaustedError
 from twentyone.hand import BLACKJACK_TOTAL, HandValue, hand_value
-from twentyone.randomness import RandomSource
+from twentyone.randomness import RandomSource, fisher_yates
+from twentyone.rules import Rules
 from twentyone.shoe import check_possible
 from twentyone.vinte.errors import (
     CallError,
@@ -43,6 +45,7 @@ from twentyone.vinte.errors import (
     VinteActionError,
     VinteBetError,
     VinteTableError,
+    show,
 )
 from twentyone.vinte.events import Event
 from twentyone.vinte.settings import VinteTable
@@ -80,9 +83,40 @@ class PlayerHand:
 
 
 @dataclass(frozen=True, slots=True)
+class ChanceStep:
+    """The card the round waits for: ``kind`` is ``hidden`` (``seat``'s hidden card, the
+    banker's last), ``up-card`` (the banker's face-up card), ``second`` (``seat``'s face-up
+    second card), ``hit`` (``seat``'s hit) or ``banker-draw``."""
+
+    kind: str
+    seat: int
+
+    def purpose(self, banker: int) -> str:
+        """What the card is for, in words (error messages)."""
+        if self.kind == "hidden":
+            return (
+                "the banker's hidden card"
+                if self.seat == banker
+                else (f"seat {self.seat}'s hidden card")
+            )
+        return {
+            "up-card": "the banker's face-up card",
+            "second": f"seat {self.seat}'s second card",
+            "hit": f"seat {self.seat}'s hit",
+            "banker-draw": "the banker's draw",
+        }[self.kind]
+
+
+CHANCE_KINDS = ("hidden", "up-card", "second", "hit", "banker-draw")
+
+
+@dataclass(frozen=True, slots=True)
 class RoundState:
-    """One round. ``deck`` is the round's whole shuffled deck (audit only); ``drawn`` counts
-    the cards dealt from it. ``order``: the players from the banker's left."""
+    """One round. ``deck``: the round's cards known to the engine; ``drawn`` counts the
+    cards dealt from it. With ``deck_given`` the whole shuffled deck was given at the deal
+    (audit only; running out is a :class:`~twentyone.errors.ShoeExhaustedError`); otherwise
+    the cards come one by one (:func:`deal_card`) and ``pending`` says which card the round
+    waits for. ``order``: the players from the banker's left."""
 
     number: int
     banker: int
@@ -94,6 +128,13 @@ class RoundState:
     banker_shown: bool
     turn: int | None
     events: tuple[Event, ...]
+    pending: ChanceStep | None = None
+    deck_given: bool = True
+
+    @property
+    def dealing(self) -> bool:
+        """The round's hidden cards are still being dealt (the betting has not opened)."""
+        return self.pending is not None and self.pending.kind == "hidden"
 
     def hand(self, seat: int) -> PlayerHand:
         for hand in self.hands:
@@ -130,20 +171,45 @@ class MatchState:
         return sum(seat.stack for seat in self.seats)
 
 
+#: No table has more seats than this, nor a bet more chips: a bound on hostile numbers.
+_MAX_FIELD = 10**15
+
+
+def _check_number(value: object, what: str) -> None:
+    """A seat number is an ``int`` (never a ``bool``) of sane size."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not -_MAX_FIELD <= value <= _MAX_FIELD
+    ):
+        raise VinteActionError(f"{what} must be a whole number, got {show(value)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Bet:
     seat: int
     chips: int
+
+    def __post_init__(self) -> None:
+        _check_number(self.seat, "a seat")
+        if isinstance(self.chips, bool) or not isinstance(self.chips, int):
+            raise VinteBetError(f"a bet is a whole number of chips, got {show(self.chips)}")
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
     seat: int
 
+    def __post_init__(self) -> None:
+        _check_number(self.seat, "a seat")
+
 
 @dataclass(frozen=True, slots=True)
 class Stand:
     seat: int
+
+    def __post_init__(self) -> None:
+        _check_number(self.seat, "a seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +217,9 @@ class Draw:
     """The banker draws a face-up card."""
 
     seat: int
+
+    def __post_init__(self) -> None:
+        _check_number(self.seat, "a seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +229,20 @@ class Call:
     seat: int
     target: int
 
+    def __post_init__(self) -> None:
+        _check_number(self.seat, "a seat")
+        if isinstance(self.target, bool) or not isinstance(self.target, int):
+            raise CallError(f"a call names a seat number, got {show(self.target)}")
+
 
 @dataclass(frozen=True, slots=True)
 class ComeBack:
     """A person whose seat was "away" (played by the standard bot) takes it back."""
 
     seat: int
+
+    def __post_init__(self) -> None:
+        _check_number(self.seat, "a seat")
 
 
 Action = Bet | Hit | Stand | Draw | Call | ComeBack
@@ -188,6 +265,11 @@ def describe(action: Action) -> str:
 
 
 # ---------------------------------------------------------------- creating a match
+
+
+def shuffled_deck(rules: Rules, source: RandomSource) -> list[Card]:
+    """A round's fresh deck(s), shuffled, without a cut."""
+    return fisher_yates(list(DECK) * (rules.decks or 1), source)
 
 
 def new_match(table: VinteTable, source: RandomSource | None = None) -> MatchState:
@@ -256,9 +338,9 @@ def value(state: MatchState, cards: Sequence[Card]) -> HandValue:
 
 
 def to_act(state: MatchState) -> tuple[int, ...]:
-    """The seats whose decision is awaited now."""
+    """The seats whose decision is awaited now (none while a card is awaited)."""
     current = state.round
-    if current is None:
+    if current is None or current.pending is not None:
         return ()
     if state.phase is Phase.BETTING:
         return tuple(hand.seat for hand in current.hands if hand.bet is None)
@@ -272,7 +354,9 @@ def to_act(state: MatchState) -> tuple[int, ...]:
 def legal_actions(state: MatchState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it has nothing to decide)."""
     actions: list[Action] = []
-    if 0 <= seat < len(state.seats) and state.seats[seat].away:
+    if not _is_seat(state, seat):
+        return actions
+    if state.seats[seat].away:
         actions.append(ComeBack(seat))
     if seat not in to_act(state):
         return actions
@@ -323,6 +407,10 @@ class _Work:
             self.banker_shown = current.banker_shown
             self.turn = current.turn
             self.events = list(current.events)
+            self.pending = current.pending
+            self.deck_given = current.deck_given
+        #: The events of this transition alone (what ``Game.apply`` returns).
+        self.emitted: list[Event] = []
 
     def freeze(self) -> MatchState:
         current = RoundState(
@@ -331,11 +419,13 @@ class _Work:
             deck=self.deck,
             drawn=self.drawn,
             order=self.order,
-            hands=tuple(self.hands[seat] for seat in self.order),
+            hands=tuple(self.hands[seat] for seat in self.order if seat in self.hands),
             banker_cards=self.banker_cards,
             banker_shown=self.banker_shown,
             turn=self.turn,
             events=tuple(self.events),
+            pending=self.pending,
+            deck_given=self.deck_given,
         )
         return MatchState(
             table=self.table,
@@ -364,17 +454,53 @@ class _Work:
         public: dict[str, Any] | None = None,
         private: dict[str, Any] | None = None,
     ) -> None:
-        self.events.append(Event(kind, seat, public or {}, private))
+        event = Event(kind, seat, public or {}, private)
+        self.events.append(event)
+        self.emitted.append(event)
 
-    def draw(self, purpose: str) -> Card:
-        if self.drawn >= len(self.deck):
-            raise ShoeExhaustedError(
-                f"round {self.number}: the deck ran out: card #{self.drawn + 1} was needed "
-                f"({purpose}) but only {len(self.deck)} were given"
-            )
-        card = self.deck[self.drawn]
-        self.drawn += 1
-        return card
+    # -- chance steps: every card is asked for by ``need`` and handled by ``on_card``
+
+    def need(self, kind: str, seat: int) -> None:
+        """Ask for the next card; always the last thing a step does (``run`` deals it)."""
+        self.pending = ChanceStep(kind, seat)
+
+    def run(self) -> None:
+        """Deal the cards asked for while the deck has them. Out of cards, a deck given
+        whole is a :class:`ShoeExhaustedError`; a deck dealt card by card waits for the
+        next card (a chance step: nobody's decision, no deadline)."""
+        while self.pending is not None:
+            step = self.pending
+            if self.drawn >= len(self.deck):
+                if self.deck_given:
+                    raise ShoeExhaustedError(
+                        f"round {self.number}: the deck ran out: card #{self.drawn + 1} was "
+                        f"needed ({step.purpose(self.round_banker)}) but only "
+                        f"{len(self.deck)} were given"
+                    )
+                self.deadline = None
+                return
+            card = self.deck[self.drawn]
+            self.drawn += 1
+            self.pending = None
+            self.on_card(step, card)
+
+    def give(self, card: Card) -> None:
+        """A card from the dealer for the pending chance step (cards dealt one by one)."""
+        self.deck = (*self.deck, card)
+        check_possible(self.deck, self.rules.decks)
+        self.run()
+
+    def on_card(self, step: ChanceStep, card: Card) -> None:
+        if step.kind == "hidden":
+            self.hidden_card(step.seat, card)
+        elif step.kind == "up-card":
+            self.up_card(card)
+        elif step.kind == "second":
+            self.second_card(step.seat, card)
+        elif step.kind == "hit":
+            self.hit_card(step.seat, card)
+        else:
+            self.banker_card(card)
 
     def value(self, cards: Sequence[Card]) -> HandValue:
         return hand_value(cards, self.rules.aces_high)
@@ -404,11 +530,13 @@ class _Work:
 
     # -- the round
 
-    def start_round(self, deck: Sequence[Card]) -> None:
+    def start_round(self, deck: Sequence[Card], given: bool) -> None:
+        """Open the next round; ``deck``: its whole shuffled deck (``given``) or no cards yet."""
         check_possible(deck, self.rules.decks)
         self.dealer = self.banker
         self.number = self.rounds_played + 1
         self.deck = tuple(deck)
+        self.deck_given = given
         self.drawn = 0
         self.order = players_from_left(self.state, self.banker)
         self.events = []
@@ -422,17 +550,25 @@ class _Work:
             opening["first_banker"] = "drawn" if self.state.first_banker_drawn else "set"
         self.emit("round", None, opening)
         self.hands = {}
-        for seat in self.order:
-            card = self.draw(f"seat {seat}'s hidden card")
-            self.hands[seat] = PlayerHand(seat, (card,))
-            self.emit("hidden-card", seat, {}, {"card": str(card)})
-        hidden = self.draw("the banker's hidden card")
-        self.banker_cards = (hidden,)
+        self.banker_cards = ()
         self.banker_shown = False
-        self.emit("hidden-card", self.banker, {}, {"card": str(hidden)})
         self.turn = None
-        self.phase = Phase.BETTING
-        self.set_deadline()
+        self.deadline = None
+        self.phase = Phase.DEAL
+        # One hidden card to each player from the banker's left, the banker last.
+        self.need("hidden", self.order[0])
+
+    def hidden_card(self, seat: int, card: Card) -> None:
+        if seat == self.round_banker:
+            self.banker_cards = (card,)
+            self.emit("hidden-card", seat, {}, {"card": str(card)})
+            self.phase = Phase.BETTING
+            self.set_deadline()
+            return
+        self.hands[seat] = PlayerHand(seat, (card,))
+        self.emit("hidden-card", seat, {}, {"card": str(card)})
+        index = self.order.index(seat) + 1
+        self.need("hidden", self.order[index] if index < len(self.order) else self.round_banker)
 
     def place_bet(self, seat: int, chips: int) -> None:
         self.hands[seat] = replace(self.hands[seat], bet=chips)
@@ -442,7 +578,11 @@ class _Work:
 
     def after_bets(self) -> None:
         self.emit("bets-shown", None, {"bets": {str(s): self.hands[s].bet for s in self.order}})
-        up = self.draw("the banker's face-up card")
+        self.phase = Phase.PLAYERS  # the bets are public from here on
+        self.turn = None
+        self.need("up-card", self.round_banker)
+
+    def up_card(self, up: Card) -> None:
         self.banker_cards = (*self.banker_cards, up)
         self.emit("up-card", self.round_banker, {"card": str(up)})
         banker_value = self.value(self.banker_cards)
@@ -457,31 +597,33 @@ class _Work:
                 )
             self.finish_round()
             return
-        self.phase = Phase.PLAYERS
         self.next_player()
 
     def next_player(self) -> None:
-        """Deal the next waiting player his second card, or start the banker's turn."""
-        for seat in self.order:
-            hand = self.hands[seat]
-            if hand.status is not Status.WAITING:
-                continue
-            card = self.draw(f"seat {seat}'s second card")
-            hand = replace(hand, cards=(*hand.cards, card), status=Status.PLAYING)
-            self.hands[seat] = hand
-            self.emit("card", seat, {"card": str(card)})
-            total = self.value(hand.cards).total
-            if total == BLACKJACK_TOTAL and self.settings.declares_21:
-                self.declare_21(seat)
-                continue
-            if total >= BLACKJACK_TOTAL:
-                self.end_turn(seat)
-                continue
-            self.turn = seat
-            self.set_deadline()
-            return
+        """Ask for the next waiting player's second card, or start the banker's turn."""
         self.turn = None
+        for seat in self.order:
+            if self.hands[seat].status is Status.WAITING:
+                self.need("second", seat)
+                return
         self.start_banker_turn()
+
+    def second_card(self, seat: int, card: Card) -> None:
+        hand = self.hands[seat]
+        hand = replace(hand, cards=(*hand.cards, card), status=Status.PLAYING)
+        self.hands[seat] = hand
+        self.emit("card", seat, {"card": str(card)})
+        total = self.value(hand.cards).total
+        if total == BLACKJACK_TOTAL and self.settings.declares_21:
+            self.declare_21(seat)
+            self.next_player()
+            return
+        if total >= BLACKJACK_TOTAL:
+            self.end_turn(seat)
+            self.next_player()
+            return
+        self.turn = seat
+        self.set_deadline()
 
     def declare_21(self, seat: int) -> None:
         hand = self.hands[seat]
@@ -501,7 +643,9 @@ class _Work:
         self.emit("stand", seat)
 
     def hit(self, seat: int) -> None:
-        card = self.draw(f"seat {seat}'s hit")
+        self.need("hit", seat)
+
+    def hit_card(self, seat: int, card: Card) -> None:
         hand = self.hands[seat]
         hand = replace(hand, cards=(*hand.cards, card))
         self.hands[seat] = hand
@@ -546,7 +690,9 @@ class _Work:
         self.set_deadline()
 
     def banker_draw(self) -> None:
-        card = self.draw("the banker's draw")
+        self.need("banker-draw", self.round_banker)
+
+    def banker_card(self, card: Card) -> None:
         self.banker_cards = (*self.banker_cards, card)
         banker_value = self.value(self.banker_cards)
         self.emit("draw", self.round_banker, {"card": str(card), "total": banker_value.total})
@@ -662,23 +808,67 @@ class _Work:
 def deal(state: MatchState, deck: Sequence[Card], now: float) -> MatchState:
     """Start the next round from its shuffled deck (top first). Only as many cards as the
     round uses are needed; running out is a :class:`ShoeExhaustedError`."""
-    if state.phase is not Phase.DEAL:
-        raise OutOfTurnError(f"cannot deal now: the {_phase_words(state)} is not finished")
-    work = _Work(state, now)
-    work.start_round(deck)
-    return work.freeze()
+    return deal_events(state, deck, now)[0]
+
+
+def deal_card(state: MatchState, card: Card, now: float) -> MatchState:
+    """Deal the one card the round waits for (the next round's first card between rounds):
+    the chance step of a round dealt card by card."""
+    return deal_card_events(state, card, now)[0]
 
 
 def apply(state: MatchState, action: Action, now: float) -> MatchState:
     """Play ``action`` at time ``now``; the new state, or a typed error and no change."""
-    _check_seat(state, action.seat)
+    return apply_events(state, action, now)[0]
+
+
+def expire(state: MatchState, now: float) -> MatchState:
+    """Apply the default action of every decision whose deadline is at or before ``now``:
+    a missing bet is min(minimum, stack), a player stands, a banker calls the first
+    uncalled, unbust player from his left. Each default happens at its deadline."""
+    return expire_events(state, now)[0]
+
+
+Step = tuple[MatchState, list[Event]]
+
+
+def deal_events(state: MatchState, deck: Sequence[Card], now: float) -> Step:
+    """:func:`deal`, and the events it made."""
+    check_now(now)
+    if state.phase is not Phase.DEAL or (state.round is not None and state.round.dealing):
+        raise OutOfTurnError(f"cannot deal now: the {_phase_words(state)} is not finished")
+    cards = tuple(deck)
+    if not all(isinstance(card, Card) for card in cards):
+        raise InvalidCardError("a deck is a sequence of cards")
+    work = _Work(state, now)
+    work.start_round(cards, given=True)
+    work.run()
+    return work.freeze(), work.emitted
+
+
+def deal_card_events(state: MatchState, card: Card, now: float) -> Step:
+    """:func:`deal_card`, and the events it made."""
+    check_now(now)
+    if not isinstance(card, Card):
+        raise InvalidCardError(f"a card to deal must be a Card, got {show(card)}")
+    current = state.round
+    work = _Work(state, now)
+    if state.phase is Phase.DEAL and (current is None or not current.dealing):
+        work.start_round((), given=False)
+    elif current is None or current.pending is None or current.deck_given:
+        raise OutOfTurnError("no card is awaited now: the round waits for a decision")
+    work.give(card)
+    return work.freeze(), work.emitted
+
+
+def apply_events(state: MatchState, action: Action, now: float) -> Step:
+    """:func:`apply`, and the events it made."""
+    check_now(now)
+    verify(state, action)
     if isinstance(action, ComeBack):
-        if not state.seats[action.seat].away:
-            raise VinteActionError(f"seat {action.seat} is not away")
         seats = list(state.seats)
         seats[action.seat] = replace(seats[action.seat], away=False, missed=0)
-        return replace(state, seats=tuple(seats))
-    _check_turn(state, action)
+        return replace(state, seats=tuple(seats)), []
     work = _Work(state, now)
     work.acted(action.seat)
     if isinstance(action, Bet):
@@ -691,13 +881,14 @@ def apply(state: MatchState, action: Action, now: float) -> MatchState:
         work.banker_draw()
     else:
         work.call(action.target)
-    return work.freeze()
+    work.run()
+    return work.freeze(), work.emitted
 
 
-def expire(state: MatchState, now: float) -> MatchState:
-    """Apply the default action of every decision whose deadline is at or before ``now``:
-    a missing bet is min(minimum, stack), a player stands, a banker calls the first
-    uncalled, unbust player from his left. Each default happens at its deadline."""
+def expire_events(state: MatchState, now: float) -> Step:
+    """:func:`expire`, and the events it made."""
+    check_now(now)
+    events: list[Event] = []
     while state.deadline is not None and now >= state.deadline:
         moment = state.deadline
         work = _Work(state, moment)
@@ -716,8 +907,22 @@ def expire(state: MatchState, now: float) -> MatchState:
             target = next(h.seat for h in current.hands if h.status is Status.STOOD)
             work.missed(current.banker, f"call {target}")
             work.call(target)
+        work.run()
         state = work.freeze()
-    return state
+        events.extend(work.emitted)
+    return state, events
+
+
+def verify(state: MatchState, action: Action) -> None:
+    """Raise the typed error :func:`apply` would raise for ``action``; change nothing."""
+    if not isinstance(action, Bet | Hit | Stand | Draw | Call | ComeBack):
+        raise VinteActionError(f"not a Vinte-e-um action: {show(action)}")
+    check_seat(state, action.seat)
+    if isinstance(action, ComeBack):
+        if not state.seats[action.seat].away:
+            raise VinteActionError(f"seat {action.seat} is not away")
+        return
+    _check_turn(state, action)
 
 
 # ---------------------------------------------------------------- validation
@@ -733,9 +938,29 @@ def _phase_words(state: MatchState) -> str:
     }[state.phase]
 
 
-def _check_seat(state: MatchState, seat: object) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
-        raise VinteActionError(f"no seat {seat!r} at this table (seats 0..{len(state.seats) - 1})")
+def _is_seat(state: MatchState, seat: object) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state.seats)
+
+
+def check_seat(state: MatchState, seat: object) -> None:
+    if not _is_seat(state, seat):
+        raise VinteActionError(
+            f"no seat {show(seat)} at this table (seats 0..{len(state.seats) - 1})"
+        )
+
+
+#: Times are seconds on any origin, within about 30,000 years of it.
+MAX_TIME = 10**12
+
+
+def check_now(now: object) -> None:
+    """A time is a finite number of seconds (a hostile NaN would freeze every deadline)."""
+    if (
+        isinstance(now, bool)
+        or not isinstance(now, int | float)
+        or not -MAX_TIME <= now <= MAX_TIME  # NaN compares false: refused too
+    ):
+        raise ClockError(f"a time must be a finite number of seconds, not {show(now)}")
 
 
 def _check_turn(state: MatchState, action: Action) -> None:
@@ -746,6 +971,11 @@ def _check_turn(state: MatchState, action: Action) -> None:
         raise OutOfTurnError(f"seat {seat} cannot {name}: the match is over")
     if current is None or state.phase is Phase.DEAL:
         raise OutOfTurnError(f"seat {seat} cannot {name} now: no round is being played")
+    if current.pending is not None:
+        raise OutOfTurnError(
+            f"seat {seat} cannot {name} now: the round waits for "
+            f"{current.pending.purpose(current.banker)}"
+        )
     if isinstance(action, Bet):
         _check_bet(state, current, action)
         return
@@ -768,10 +998,12 @@ def _check_turn(state: MatchState, action: Action) -> None:
         return
     assert isinstance(action, Call)
     target = action.target
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise CallError(f"a call names a seat number, got {show(target)}")
     if target == current.banker:
         raise CallError("the banker cannot call himself")
     if target not in current.order:
-        raise CallError(f"seat {target!r} is not playing this round")
+        raise CallError(f"seat {show(target)} is not playing this round")
     hand = current.hand(target)
     if hand.status is Status.BUST:
         raise CallError(f"seat {target} is bust: his bet is already collected")
@@ -795,17 +1027,18 @@ def _check_bet(state: MatchState, current: RoundState, action: Bet) -> None:
     if current.hand(seat).bet is not None:
         raise VinteBetError(f"seat {seat} has already bet this round")
     if not isinstance(chips, int) or isinstance(chips, bool):
-        raise VinteBetError(f"a bet is a whole number of chips, got {chips!r}")
+        raise VinteBetError(f"a bet is a whole number of chips, got {show(chips)}")
     low, high = bet_range(state, seat)
     rules = state.table.rules
     stack = state.seats[seat].stack
     if chips > stack:
-        raise VinteBetError(f"seat {seat} bet {chips} chips but holds only {stack}")
+        raise VinteBetError(f"seat {seat} bet {show(chips)} chips but holds only {stack}")
     if stack < rules.min_bet and chips != stack:
         raise VinteBetError(
             f"seat {seat} holds {stack} chips, under the minimum: it bets its whole stack"
         )
     if not low <= chips <= high:
         raise VinteBetError(
-            f"seat {seat} bet {chips} chips: bets are {rules.min_bet} to {rules.max_bet} chips"
+            f"seat {seat} bet {show(chips)} chips: bets are {rules.min_bet} to {rules.max_bet}"
+            " chips"
         )

@@ -23,7 +23,9 @@ from typing import Any
 
 from twentyone.cards import parse_cards
 from twentyone.errors import ScenarioError, TwentyOneError
+from twentyone.money import MAX_AMOUNT
 from twentyone.rules import rules_from_json
+from twentyone.vinte.errors import show
 from twentyone.vinte.game import (
     Action,
     Bet,
@@ -70,9 +72,14 @@ def _table_from(data: dict[str, Any], rules_data: Any) -> tuple[VinteTable, list
     if not isinstance(seats, int) or isinstance(seats, bool):
         raise ScenarioError(f"table.seats must be a whole number of seats, got {seats!r}")
     names = data.get("names") or [f"Seat {index}" for index in range(seats)]
-    bots = set(data.get("bots") or [])
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise ScenarioError("table.names must be a list of names (text)")
     if len(names) != seats:
         raise ScenarioError(f"table.names must name {seats} seats, got {len(names)}")
+    bot_seats = data.get("bots") or []
+    if not isinstance(bot_seats, list) or not all(type(seat) is int for seat in bot_seats):
+        raise ScenarioError("table.bots must be a list of seat numbers")
+    bots = set(bot_seats)
     settings_fields: dict[str, Any] = {
         key: data[key]
         for key in (
@@ -89,7 +96,7 @@ def _table_from(data: dict[str, Any], rules_data: Any) -> tuple[VinteTable, list
         settings_fields["starting_stack"] = data["stack"]
     rules = VINTE if rules_data is None else rules_from_json(rules_data, VINTE)
     table = VinteTable(
-        seats=tuple(SeatSpec(str(name), index in bots) for index, name in enumerate(names)),
+        seats=tuple(SeatSpec(name, index in bots) for index, name in enumerate(names)),
         rules=rules,
         settings=VinteSettings(**settings_fields),
         first_banker=data.get("first_banker", 0),
@@ -98,9 +105,9 @@ def _table_from(data: dict[str, Any], rules_data: Any) -> tuple[VinteTable, list
     if stacks is not None and (
         not isinstance(stacks, list)
         or len(stacks) != seats
-        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in stacks)
+        or not all(type(s) is int and 0 <= s <= MAX_AMOUNT for s in stacks)
     ):
-        raise ScenarioError(f"table.stacks must be {seats} whole numbers >= 0, got {stacks!r}")
+        raise ScenarioError(f"table.stacks must be {seats} whole numbers >= 0, got {show(stacks)}")
     return table, stacks
 
 

@@ -200,9 +200,9 @@ def view_for(state: MatchState, viewer: int | None) -> SeatView:
         betting = state.phase is Phase.BETTING
         hands = tuple(_hand_view(hand, viewer, betting) for hand in current.hands)
         banker_sees = viewer == current.banker or current.banker_shown
-        banker_cards = (
-            current.banker_cards[0] if banker_sees else None,
-            *current.banker_cards[1:],
+        banker_cards = tuple(
+            card if index or banker_sees else None
+            for index, card in enumerate(current.banker_cards)
         )
         history = tuple(event.for_seat(viewer) for event in current.events)
     legal = tuple(legal_actions(state, viewer)) if viewer is not None else ()

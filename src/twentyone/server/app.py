@@ -1,0 +1,739 @@
+"""The ASGI application: the Bot API of ``spec/platform.md`` and the operators' API.
+
+``create_app(config)`` builds it; at start-up it migrates the database (Alembic), opens the
+house's accounts and the default table, and recovers every open round. Every request that
+changes something runs in one database transaction; on SQLite (one writer at a time) the
+writes of this process also queue on one lock, so they never meet SQLite's busy error.
+
+Errors are 4xx with ``{"error": "<one sentence>"}``; a request body that does not parse or
+does not match the schema is a 422 of the same shape (never a 500).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import secrets
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from twentyone import __version__
+from twentyone.errors import TwentyOneError
+from twentyone.fairness import FairnessError, check_client_seed
+from twentyone.server import online
+from twentyone.server.config import ServerConfig
+from twentyone.server.errors import ApiError, conflict, not_found, unprocessable
+from twentyone.storage import ledger
+from twentyone.storage.db import is_sqlite, make_engine, migrate, session_maker
+from twentyone.storage.models import (
+    CUSTOMER,
+    EXTERNAL_ACCOUNT,
+    AuthToken,
+    OperatorAction,
+    Round,
+    TableConfig,
+    User,
+    customer_account,
+)
+
+log = logging.getLogger("twentyone.server")
+
+SESSION_COOKIE = "twentyone_session"
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+PAGE_MAX = 100
+#: How long a checked token is trusted without reading it again (a sign-out in this process
+#: forgets it at once; another process's sign-out is seen within this time).
+TOKEN_CACHE_SECONDS = 30.0
+TOKEN_CACHE_SIZE = 10_000
+GAME_CACHE_SIZE = 10_000
+#: Not a hash of any password: verified against when the name is unknown (same time spent).
+_DUMMY_PASSWORD = "not a password of anyone"
+
+
+# --------------------------------------------------------------------------- bodies
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(Body):
+    name: StrictStr = Field(max_length=64)
+    password: StrictStr = Field(max_length=PASSWORD_MAX)
+
+
+class BetBody(Body):
+    bet: StrictInt
+
+
+class ActionBody(Body):
+    action: StrictStr = Field(max_length=64)
+    #: Optional: the step the client saw; a different one is a stale action (409).
+    step: StrictInt | None = None
+
+
+class ClientSeedBody(Body):
+    client_seed: StrictStr = Field(max_length=200)
+
+
+class VoidBody(Body):
+    #: One line of printable text (no control characters).
+    reason: StrictStr = Field(min_length=1, max_length=500, pattern=r"^[^\x00-\x1f\x7f]+$")
+
+
+class TableBody(Body):
+    preset: StrictStr | None = Field(default=None, max_length=16)
+    rules: dict[str, Any] | None = None
+    min_bet: StrictInt | None = None
+    max_bet: StrictInt | None = None
+    decision_seconds: float | None = Field(default=None, ge=1, le=3600)
+
+
+# ----------------------------------------------------------------------- the server
+class Server:
+    """What every request needs: the engine, the sessions, the settings, the write lock."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.engine: AsyncEngine = make_engine(config.db_url, config.db_schema)
+        self.sessions: async_sessionmaker[AsyncSession] = session_maker(self.engine)
+        self._write_lock = asyncio.Lock() if is_sqlite(self.engine) else None
+        self.recovered: dict[str, list[int]] = {"resumed": [], "voided": []}
+        #: token hash -> (its account as last read, valid until): saves two reads a request.
+        #: Only the account's id, name, role and ledger account are read from it.
+        self.token_cache: dict[str, tuple[User, float]] = {}
+        #: Open rounds as this process left them after their last committed step.
+        self.games: dict[int, online.Loaded] = {}
+
+    def keep_game(self, loaded: online.Loaded) -> None:
+        if loaded.row.state != "open":
+            self.games.pop(loaded.row.id, None)
+            return
+        if len(self.games) >= GAME_CACHE_SIZE:
+            self.games.clear()
+        self.games[loaded.row.id] = loaded
+
+    def now(self) -> float:
+        return self.config.clock.now()
+
+    async def start(self) -> None:
+        await migrate(self.engine)
+        async with self.write() as session:
+            now = self.now()
+            await ledger.ensure_house_accounts(session, now)
+            await online.ensure_default_table(session, now)
+        if self.config.recover_at_start:
+            async with self.write() as session:
+                self.recovered = await online.recover(session, self.now())
+            if self.recovered["voided"]:
+                log.warning("voided unreadable rounds at start-up: %s", self.recovered["voided"])
+
+    async def stop(self) -> None:
+        await self.engine.dispose()
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """One transaction that writes: committed when the block ends, rolled back on error."""
+        lock = self._write_lock
+        if lock is not None:
+            await lock.acquire()
+        try:
+            async with self.sessions() as session, session.begin():
+                yield session
+        finally:
+            if lock is not None:
+                lock.release()
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        async with self.sessions() as session, session.begin():
+            yield session
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    return name.casefold()
+
+
+def _page_limit(limit: int) -> int:
+    if not 1 <= limit <= PAGE_MAX:
+        raise unprocessable(f"limit must be 1 to {PAGE_MAX}, got {limit}")
+    return limit
+
+
+# ----------------------------------------------------------------- who is asking
+async def current_user(request: Request) -> User:
+    """The account a request acts for: its bearer token, else its session cookie."""
+    server: Server = request.app.state.server
+    header = request.headers.get("authorization", "")
+    token = None
+    if header.lower().startswith("bearer "):
+        token = header[7:].strip()
+    elif SESSION_COOKIE in request.cookies:
+        token = request.cookies[SESSION_COOKIE]
+    if not token:
+        raise ApiError(401, "sign in first: a bearer token or a session cookie is needed")
+    hashed = _token_hash(token)
+    now = server.now()
+    cached = server.token_cache.get(hashed)
+    if cached is not None and cached[1] > now:
+        return cached[0]
+    async with server.read() as session:
+        found = await session.get(AuthToken, hashed)
+        if found is None or (found.expires_at is not None and found.expires_at < now):
+            raise ApiError(401, "the token or session is not valid (sign in again)")
+        user = await session.get(User, found.user_id)
+    if user is None:  # pragma: no cover - foreign key
+        raise ApiError(401, "the token or session is not valid (sign in again)")
+    if len(server.token_cache) >= TOKEN_CACHE_SIZE:
+        server.token_cache.clear()
+    until = now + TOKEN_CACHE_SECONDS
+    if found.expires_at is not None:
+        until = min(until, found.expires_at)
+    server.token_cache[hashed] = (user, until)
+    return user
+
+
+async def current_operator(user: Annotated[User, Depends(current_user)]) -> User:
+    if user.role != "operator":
+        raise ApiError(403, "this needs an operator account")
+    return user
+
+
+#: Ids in paths and cursors: what a 32-bit database integer holds (a larger one is a 422).
+MAX_ID = 2**31 - 1
+RoundId = Annotated[int, Path(ge=1, le=MAX_ID)]
+Cursor = Annotated[int | None, Query(ge=1, le=MAX_ID)]
+TableId = Annotated[str, Path(pattern="^[a-z0-9_-]{1,32}$")]
+Player = Annotated[User, Depends(current_user)]
+Operator = Annotated[User, Depends(current_operator)]
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The application (``twentyone serve`` runs it under uvicorn)."""
+    server = Server(config or ServerConfig())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    app = FastAPI(
+        title="twentyone",
+        version=__version__,
+        description=(
+            "The twentyone platform: accounts, play-money ledger, provably fair Online"
+            " Blackjack over a bot API. Amounts are integer minor units; errors are 4xx with"
+            ' {"error": "..."}. Authenticate with `Authorization: Bearer <token>` (POST'
+            " /api/tokens) or the session cookie (POST /api/session)."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.server = server
+    _install_error_handlers(app)
+
+    async def _fresh_user(session: AsyncSession, user: User) -> User:
+        found = await session.get(User, user.id, with_for_update=True)
+        if found is None:  # pragma: no cover
+            raise ApiError(401, "the account is gone")
+        return found
+
+    async def _me(session: AsyncSession, user: User) -> dict[str, Any]:
+        return {
+            "name": user.name,
+            "balance": await ledger.balance(session, user.account_id),
+            "role": user.role,
+        }
+
+    async def _issue(session: AsyncSession, user: User, kind: str, seconds: float | None) -> str:
+        token = secrets.token_urlsafe(32)
+        now = server.now()
+        session.add(
+            AuthToken(
+                token_hash=_token_hash(token),
+                user_id=user.id,
+                kind=kind,
+                created_at=now,
+                expires_at=None if seconds is None else now + seconds,
+            )
+        )
+        await session.flush()
+        return token
+
+    def _set_cookie(response: Response, token: str) -> None:
+        response.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=int(server.config.session_seconds),
+            httponly=True,
+            samesite="lax",
+            secure=server.config.secure_cookies,
+            path="/",
+        )
+
+    async def _check_password(name: str, password: str) -> User:
+        user = None
+        if NAME_PATTERN.fullmatch(name):  # no other name exists (nor reaches the database)
+            async with server.read() as session:
+                user = await session.scalar(select(User).where(User.name_key == name_key(name)))
+        hashed = user.password_hash if user is not None else None
+        ok = await run_in_threadpool(_verify_password, server, password, hashed)
+        if user is None or not ok:
+            raise ApiError(401, "wrong name or password")
+        return user
+
+    # ------------------------------------------------------------------------ lobby
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def lobby() -> str:
+        return _LOBBY
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "version": __version__}
+
+    # --------------------------------------------------------------------- accounts
+    @app.post("/api/accounts", status_code=201, tags=["accounts"])
+    async def register(body: Credentials, response: Response) -> dict[str, Any]:
+        """Open an account with the starting grant (and sign in with a session cookie)."""
+        name, password = body.name, body.password
+        check_name(name)
+        check_password(password)
+        hashed = await run_in_threadpool(server.config.hasher.hash, password)
+        try:
+            async with server.write() as session:
+                user = await open_player(session, server, name, hashed)
+                token = await _issue(session, user, "session", server.config.session_seconds)
+                out = await _me(session, user)
+        except IntegrityError:
+            raise conflict(f"the name {name!r} is taken") from None
+        _set_cookie(response, token)
+        return {"name": out["name"], "balance": out["balance"]}
+
+    @app.post("/api/tokens", status_code=201, tags=["accounts"])
+    async def new_token(body: Credentials) -> dict[str, str]:
+        """A bearer token for a program (it does not expire; keep it secret)."""
+        user = await _check_password(body.name, body.password)
+        async with server.write() as session:
+            token = await _issue(session, user, "bearer", None)
+        return {"token": token}
+
+    @app.post("/api/session", tags=["accounts"])
+    async def sign_in(body: Credentials, response: Response) -> dict[str, Any]:
+        """Sign in a browser: sets an HttpOnly, SameSite session cookie."""
+        user = await _check_password(body.name, body.password)
+        async with server.write() as session:
+            token = await _issue(session, user, "session", server.config.session_seconds)
+            out = await _me(session, user)
+        _set_cookie(response, token)
+        return out
+
+    @app.delete("/api/session", status_code=204, tags=["accounts"])
+    async def sign_out(request: Request, response: Response) -> Response:
+        token = request.cookies.get(SESSION_COOKIE)
+        if token:
+            server.token_cache.pop(_token_hash(token), None)
+            async with server.write() as session:
+                found = await session.get(AuthToken, _token_hash(token))
+                if found is not None:
+                    await session.delete(found)
+        response = Response(status_code=204)
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    @app.get("/api/me", tags=["accounts"])
+    async def me(user: Player) -> dict[str, Any]:
+        """The balance does not include money held by open rounds."""
+        async with server.read() as session:
+            return await _me(session, user)
+
+    @app.post("/api/me/topup", status_code=201, tags=["accounts"])
+    async def top_up(user: Player) -> dict[str, Any]:
+        """Play money: the top-up amount, at most once per top-up interval."""
+        async with server.write() as session:
+            fresh = await _fresh_user(session, user)
+            now = server.now()
+            interval = server.config.topup_interval
+            if fresh.last_topup_at is not None and now < fresh.last_topup_at + interval:
+                wait = fresh.last_topup_at + interval - now
+                raise ApiError(429, f"one top-up per {interval:g} s: wait {wait:.0f} s more")
+            fresh.last_topup_at = now
+            await ledger.transfer(
+                session, EXTERNAL_ACCOUNT, fresh.account_id, server.config.topup, "top-up", now
+            )
+            out = await _me(session, fresh)
+        out["next_topup_at"] = now + interval
+        return out
+
+    @app.get("/api/me/statement", tags=["accounts"])
+    async def my_statement(
+        user: Player,
+        limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 50,
+        before: Cursor = None,
+    ) -> dict[str, Any]:
+        """Every transfer of the account, newest first; page on with ``before=next``."""
+        async with server.read() as session:
+            items = await ledger.statement(session, user.account_id, _page_limit(limit), before)
+            balance = await ledger.balance(session, user.account_id)
+        return {
+            "balance": balance,
+            "transfers": items,
+            "next": items[-1]["id"] if len(items) == limit else None,
+        }
+
+    # --------------------------------------------------------------------- fairness
+    async def _fairness(session: AsyncSession, user: User) -> dict[str, Any]:
+        seed = await online.pending_seed(session, user, server.config.server_seeds, server.now())
+        return {"commitment": seed.commitment, "client_seed": user.client_seed, "nonce": user.nonce}
+
+    @app.get("/api/fairness", tags=["fairness"])
+    async def get_fairness(user: Player) -> dict[str, Any]:
+        """The commitment, client seed and nonce of the player's next Online round."""
+        async with server.write() as session:
+            return await _fairness(session, await _fresh_user(session, user))
+
+    @app.put("/api/fairness", tags=["fairness"])
+    async def put_fairness(body: ClientSeedBody, user: Player) -> dict[str, Any]:
+        """Set the client seed (1-64 characters from space to '~'); the nonce starts again at 0."""
+        try:
+            client_seed = check_client_seed(body.client_seed)
+        except FairnessError as error:
+            raise unprocessable(str(error)) from None
+        async with server.write() as session:
+            fresh = await _fresh_user(session, user)
+            fresh.client_seed, fresh.nonce = client_seed, 0
+            return await _fairness(session, fresh)
+
+    # ----------------------------------------------------------------------- online
+    async def _available(session: AsyncSession, user: User) -> int:
+        return await ledger.balance(session, user.account_id)
+
+    @app.get("/api/online/table", tags=["online"])
+    async def online_table() -> dict[str, Any]:
+        """The Online Blackjack table: its rules and limits."""
+        async with server.read() as session:
+            config = await session.get(TableConfig, online.ONLINE_TABLE)
+            if config is None:  # pragma: no cover
+                raise not_found("online table")
+            return online.table_json(config)
+
+    @app.post("/api/online/rounds", status_code=201, tags=["online"])
+    async def new_round(body: BetBody, user: Player) -> dict[str, Any]:
+        """Bet and deal: the round as its player sees it (no hole card, no server seed)."""
+        async with server.write() as session:
+            fresh = await _fresh_user(session, user)
+            loaded = await online.deal(
+                session, fresh, body.bet, server.config.server_seeds, server.now()
+            )
+            events = online.dealt_events(loaded, loaded.row.created_at)
+            view = online.round_view(loaded, events, await _available(session, fresh))
+        server.keep_game(loaded)
+        return view
+
+    @app.post("/api/online/rounds/{round_id}/actions", tags=["online"])
+    async def round_action(round_id: RoundId, body: ActionBody, user: Player) -> dict[str, Any]:
+        """One decision: hit, stand, double, split, insurance N, no-insurance."""
+        async with server.write() as session:
+            # The player's row is not written by an action: no need to read it again.
+            loaded = await online.act(
+                session, user, round_id, body.action, body.step, server.now(), server.games
+            )
+            events = await online.events_of(session, round_id)
+            view = online.round_view(loaded, events, await _available(session, user))
+        server.keep_game(loaded)  # committed: the next step may start from it
+        return view
+
+    @app.get("/api/online/rounds/{round_id}", tags=["online"])
+    async def get_round(round_id: RoundId, user: Player) -> dict[str, Any]:
+        """The round; once settled also "net" and "fairness" (the provably fair record)."""
+        async with server.read() as session:
+            row = await online.load_own(session, user, round_id)
+            return await online.view_of(session, row, await _available(session, user))
+
+    @app.get("/api/online/rounds", tags=["online"])
+    async def my_rounds(
+        user: Player,
+        limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 20,
+        before: Cursor = None,
+    ) -> dict[str, Any]:
+        """The player's rounds, newest first, each with its events; page on with ``before``."""
+        async with server.read() as session:
+            query = select(Round).where(Round.user_id == user.id)
+            if before is not None:
+                query = query.where(Round.id < before)
+            rows = (await session.scalars(query.order_by(Round.id.desc()).limit(limit))).all()
+            available = await _available(session, user)
+            items = [await online.view_of(session, row, available) for row in rows]
+        return {"rounds": items, "next": rows[-1].id if len(rows) == limit else None}
+
+    # -------------------------------------------------------------------- operators
+    async def _record(
+        session: AsyncSession, operator: User, action: str, target: str, details: dict[str, Any]
+    ) -> None:
+        session.add(
+            OperatorAction(
+                operator_id=operator.id,
+                at=server.now(),
+                action=action,
+                target=target,
+                details=details,
+            )
+        )
+        await session.flush()
+
+    @app.get("/api/admin/rounds/{round_id}", tags=["operators"])
+    async def admin_round(round_id: RoundId, operator: Operator) -> dict[str, Any]:
+        """Any round with its full record and events (the seed too, even while open)."""
+        async with server.write() as session:
+            row = await session.get(Round, round_id)
+            if row is None:
+                raise not_found(f"round {round_id}")
+            owner = await session.get(User, row.user_id)
+            await _record(session, operator, "read round", f"round:{round_id}", {})
+            balance = await ledger.balance(session, owner.account_id) if owner else 0
+            view = await online.view_of(session, row, balance, operator=True)
+            view["player"] = owner.name if owner else None
+            view["actions"] = row.actions
+            return view
+
+    @app.get("/api/admin/rounds", tags=["operators"])
+    async def admin_rounds(
+        operator: Operator,
+        state: Annotated[str | None, Query(pattern="^(open|settled|void)$")] = None,
+        limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 50,
+        before: Cursor = None,
+    ) -> dict[str, Any]:
+        async with server.write() as session:
+            query = select(Round)
+            if state is not None:
+                query = query.where(Round.state == state)
+            if before is not None:
+                query = query.where(Round.id < before)
+            rows = (await session.scalars(query.order_by(Round.id.desc()).limit(limit))).all()
+            await _record(session, operator, "list rounds", "rounds", {"state": state})
+            items = [
+                {"id": r.id, "user_id": r.user_id, "state": r.state, "bet": r.bet, "net": r.net}
+                for r in rows
+            ]
+        return {"rounds": items, "next": rows[-1].id if len(rows) == limit else None}
+
+    @app.post("/api/admin/rounds/{round_id}/void", tags=["operators"])
+    async def admin_void(round_id: RoundId, body: VoidBody, operator: Operator) -> dict[str, Any]:
+        """Void an open round by hand: its stakes refunded through the ledger, the void recorded."""
+        async with server.write() as session:
+            refunded = await online.void(session, round_id, body.reason, operator.id, server.now())
+            return {"id": round_id, "state": "void", "refunded": refunded, "reason": body.reason}
+
+    @app.get("/api/admin/accounts/{name}/statement", tags=["operators"])
+    async def admin_statement(
+        name: str,
+        operator: Operator,
+        limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 50,
+        before: Cursor = None,
+    ) -> dict[str, Any]:
+        async with server.write() as session:
+            user = None
+            if NAME_PATTERN.fullmatch(name):
+                user = await session.scalar(select(User).where(User.name_key == name_key(name)))
+            if user is None:
+                raise not_found(f"account {name!r}")
+            await _record(session, operator, "read statement", f"account:{user.name}", {})
+            items = await ledger.statement(session, user.account_id, limit, before)
+            balance = await ledger.balance(session, user.account_id)
+        return {
+            "name": user.name,
+            "balance": balance,
+            "transfers": items,
+            "next": items[-1]["id"] if len(items) == limit else None,
+        }
+
+    @app.get("/api/admin/audit", tags=["operators"])
+    async def admin_audit(operator: Operator) -> dict[str, Any]:
+        """Every account's balance recomputed from the transfers; open rounds; voids."""
+        async with server.write() as session:
+            await _record(session, operator, "audit", "ledger", {})
+            return await ledger.audit(session)
+
+    @app.get("/api/admin/tables", tags=["operators"])
+    async def admin_tables(operator: Operator) -> list[dict[str, Any]]:
+        async with server.write() as session:
+            await _record(session, operator, "list tables", "tables", {})
+            rows = (await session.scalars(select(TableConfig).order_by(TableConfig.id))).all()
+            return [online.table_json(row) for row in rows]
+
+    @app.put("/api/admin/tables/{table_id}", tags=["operators"])
+    async def admin_configure(
+        table_id: TableId, body: TableBody, operator: Operator
+    ) -> dict[str, Any]:
+        """Set a table's preset, rule overrides, limits or decision time (rounds already dealt
+        keep their rules)."""
+        async with server.write() as session:
+            config = await session.get(TableConfig, table_id, with_for_update=True)
+            if config is None:
+                raise not_found(f"table {table_id!r}")
+            before = online.table_json(config)
+            changes = body.model_dump(exclude_unset=True)
+            for key, value in changes.items():
+                setattr(config, key, value)
+            try:
+                rules = online.table_rules(config)
+            except TwentyOneError as error:
+                raise unprocessable(f"the table cannot have these settings: {error}") from None
+            if rules.five_card_hand.value != "none":
+                raise unprocessable("five-card hands are not a house-round rule")
+            config.updated_at = server.now()
+            await _record(
+                session,
+                operator,
+                "configure table",
+                f"table:{table_id}",
+                {"before": before, "changes": changes},
+            )
+            return online.table_json(config)
+
+    @app.get("/api/admin/actions", tags=["operators"])
+    async def admin_actions(
+        operator: Operator,
+        limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 50,
+        before: Cursor = None,
+    ) -> dict[str, Any]:
+        """The operators' own record: who did what, when (the server's start-up voids too)."""
+        async with server.read() as session:
+            query = select(OperatorAction)
+            if before is not None:
+                query = query.where(OperatorAction.id < before)
+            rows = (
+                await session.scalars(query.order_by(OperatorAction.id.desc()).limit(limit))
+            ).all()
+        items = [
+            {
+                "id": r.id,
+                "operator_id": r.operator_id,
+                "at": r.at,
+                "action": r.action,
+                "target": r.target,
+                "details": r.details,
+            }
+            for r in rows
+        ]
+        return {"actions": items, "next": rows[-1].id if len(rows) == limit else None}
+
+    return app
+
+
+def check_name(name: str) -> None:
+    if not NAME_PATTERN.fullmatch(name):
+        raise unprocessable(
+            "a name is 3 to 32 letters, digits, '_', '.' or '-', starting with a letter or digit"
+        )
+
+
+def check_password(password: str) -> None:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise unprocessable(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+
+
+async def open_player(
+    session: AsyncSession, server: Server, name: str, password_hash: str, role: str = "player"
+) -> User:
+    """A new account with its ledger account and the starting grant (the name is checked)."""
+    check_name(name)
+    key = name_key(name)
+    if await session.scalar(select(User.id).where(User.name_key == key)) is not None:
+        raise conflict(f"the name {name!r} is taken")
+    now = server.now()
+    account = customer_account(key)
+    await ledger.open_account(session, account, CUSTOMER, now)
+    user = User(
+        name=name,
+        name_key=key,
+        password_hash=password_hash,
+        role=role,
+        account_id=account,
+        client_seed=server.config.client_seeds(),
+        nonce=0,
+        created_at=now,
+    )
+    session.add(user)
+    await session.flush()
+    if server.config.grant:
+        await ledger.transfer(session, EXTERNAL_ACCOUNT, account, server.config.grant, "grant", now)
+    return user
+
+
+def _verify_password(server: Server, password: str, hashed: str | None) -> bool:
+    hasher = server.config.hasher
+    if hashed is None:
+        hasher.hash(_DUMMY_PASSWORD)  # spend the same time as for a real account
+        return False
+    try:
+        return bool(hasher.verify(password, hashed))
+    except Exception:  # an unreadable stored hash: never a sign-in
+        return False
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse({"error": error.message}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": _first_problem(error.errors())}, status_code=422)
+
+    @app.exception_handler(TwentyOneError)
+    async def refused(_request: Request, error: TwentyOneError) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def crashed(_request: Request, error: Exception) -> JSONResponse:
+        # A fault of the server's own (never of the request: those are 4xx above), logged.
+        log.exception("internal error", exc_info=error)
+        return JSONResponse(
+            {"error": "internal error; the request was not applied"}, status_code=500
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        message = error.detail if isinstance(error.detail, str) else "request refused"
+        if error.status_code == 404 and message == "Not Found":
+            message = "there is no such page"
+        return JSONResponse(
+            {"error": message}, status_code=error.status_code, headers=error.headers
+        )
+
+
+def _first_problem(errors: Any) -> str:
+    """One sentence from pydantic's list of validation problems."""
+    for problem in errors:
+        where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
+        message = str(problem.get("msg", "invalid"))
+        return f"{where}: {message}" if where else message
+    return "the request is malformed"
+
+
+_LOBBY = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>twentyone</title></head>
+<body><h1>twentyone</h1>
+<p>The platform is running. Online Blackjack is played over the API: see
+<a href="/docs">the API documentation</a> (OpenAPI at <a href="/openapi.json">/openapi.json</a>).</p>
+</body></html>
+"""

@@ -1,0 +1,54 @@
+"""The server's settings and its injected pieces (clock, password hasher, seed source)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
+
+from twentyone.clock import Clock
+from twentyone.fairness import new_client_seed, new_server_seed
+from twentyone.storage.db import DEFAULT_URL
+
+
+class WallClock:
+    """Seconds since the epoch: stored times and the top-up limit must survive a restart
+    (``twentyone.clock.SystemClock`` is monotonic, which does not)."""
+
+    def now(self) -> float:
+        return time.time()
+
+
+def default_hasher() -> PasswordHash:
+    """Argon2id with the library's recommended parameters (pwdlib)."""
+    return PasswordHash((Argon2Hasher(),))
+
+
+def fast_hasher() -> PasswordHash:
+    """Argon2id at its cheapest settings: for tests only, where hundreds of accounts are made."""
+    return PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
+
+
+@dataclass
+class ServerConfig:
+    db_url: str = DEFAULT_URL
+    #: PostgreSQL schema for every table (tests isolate themselves with it); None: the default.
+    db_schema: str | None = None
+    clock: Clock = field(default_factory=WallClock)
+    hasher: PasswordHash = field(default_factory=default_hasher)
+    #: Where server seeds come from: the CSPRNG. Tests may pass a reproducible source.
+    server_seeds: Callable[[], str] = new_server_seed
+    client_seeds: Callable[[], str] = new_client_seed
+    #: Play money given to a new account and by each top-up (minor units).
+    grant: int = 100_000
+    topup: int = 100_000
+    #: A top-up is allowed once per this many seconds.
+    topup_interval: float = 3600.0
+    #: Session cookie lifetime (seconds) and whether it is marked Secure (behind HTTPS).
+    session_seconds: float = 30 * 24 * 3600.0
+    secure_cookies: bool = False
+    #: Run start-up recovery (replay every open round, void what cannot be replayed).
+    recover_at_start: bool = True

@@ -1,0 +1,106 @@
+"""Connecting to the database and bringing its schema up to date (Alembic, at start-up).
+
+``sqlite:///path`` and ``postgresql://...`` URLs are accepted as well as their async forms;
+they are turned into the async drivers (aiosqlite, asyncpg).
+
+>>> async_url("sqlite:///twentyone.db")
+'sqlite+aiosqlite:///twentyone.db'
+>>> async_url("postgresql://127.0.0.1/test")
+'postgresql+asyncpg://127.0.0.1/test'
+>>> async_url("mysql://x")
+Traceback (most recent call last):
+...
+twentyone.storage.db.StorageError: unsupported database URL 'mysql://x': use sqlite:///FILE or postgresql://HOST/DB
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession
+
+from twentyone.errors import TwentyOneError
+
+#: The default database: a SQLite file in the working folder.
+DEFAULT_URL = "sqlite:///twentyone.db"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class StorageError(TwentyOneError):
+    """A database URL that cannot be used, or a database that cannot be read."""
+
+
+def async_url(url: str) -> str:
+    """The async-driver form of a SQLite or PostgreSQL URL."""
+    for prefix, driver in (
+        ("sqlite+aiosqlite://", "sqlite+aiosqlite://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+        ("postgresql+asyncpg://", "postgresql+asyncpg://"),
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+    ):
+        if url.startswith(prefix):
+            return driver + url[len(prefix) :]
+    raise StorageError(
+        f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://HOST/DB"
+    )
+
+
+def is_sqlite(engine: AsyncEngine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str, schema: str | None = None, pool_size: int = 20) -> AsyncEngine:
+    """An async engine; ``schema`` (PostgreSQL) puts every table in that schema (tests)."""
+    full = async_url(url)
+    kwargs: dict[str, Any] = {}
+    if full.startswith("postgresql"):
+        settings = {"search_path": schema} if schema else {}
+        kwargs["connect_args"] = {"server_settings": settings}
+        kwargs["pool_size"] = pool_size
+        kwargs["max_overflow"] = pool_size
+    engine = create_async_engine(full, **kwargs)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never wait for the writer; synchronous=FULL: an acknowledged step survives
+    # a power cut as well as a killed process; foreign keys are off by default in SQLite.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def session_maker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def _alembic(connection: Connection, direction: str, revision: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    (command.upgrade if direction == "up" else command.downgrade)(config, revision)
+
+
+async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
+    """Run every Alembic migration not yet applied (the server does this at start-up)."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_alembic, "up", revision)
+
+
+async def downgrade(engine: AsyncEngine, revision: str = "base") -> None:
+    """Undo migrations down to ``revision`` (``base``: an empty database)."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_alembic, "down", revision)

@@ -1,0 +1,263 @@
+"""The persistent double-entry ledger: accounts and transfers in the database.
+
+The database form of :mod:`twentyone.ledger`: every movement of money is one row of
+``transfers`` from a debit account to a credit account, written inside the caller's
+transaction (so a game step and its money commit together or not at all). Each account's
+``balance`` column moves in the same statement pair; a customer or hold account that would go
+below zero is refused by a guarded ``UPDATE`` (no read-then-write race, on SQLite or
+PostgreSQL) and by a check constraint. :func:`audit` recomputes every balance from the
+transfers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from twentyone.ledger.errors import (
+    DuplicateTransferError,
+    InsufficientBalanceError,
+    LedgerError,
+    UnknownAccountError,
+)
+from twentyone.storage.models import (
+    CUSTOMER,
+    EXTERNAL,
+    EXTERNAL_ACCOUNT,
+    HOLD,
+    HOUSE,
+    HOUSE_ACCOUNT,
+    OPEN,
+    VOID,
+    LedgerAccount,
+    OperatorAction,
+    Round,
+    Transfer,
+    hold_account,
+)
+
+_KINDS = (CUSTOMER, HOUSE, HOLD, EXTERNAL)
+#: Kinds whose balance may go below zero: the house banks play money, the outside world
+#: is minus everything granted.
+_UNLIMITED = (HOUSE, EXTERNAL)
+#: Accounts whose balance is not stored but summed from their transfers when asked. Every
+#: settlement moves house money: keeping the house's balance in one row would make every
+#: settlement on PostgreSQL wait for that row's lock, one after another.
+DERIVED = frozenset({HOUSE_ACCOUNT, EXTERNAL_ACCOUNT})
+
+
+async def open_account(
+    session: AsyncSession, account: str, kind: str, now: float, check: bool = True
+) -> None:
+    """Open an account; ``check=False`` skips the look-up for a name that cannot exist yet
+    (the primary key still refuses a duplicate)."""
+    if kind not in _KINDS:
+        raise LedgerError(f"unknown account kind {kind!r}")
+    if check and await session.get(LedgerAccount, account) is not None:
+        raise DuplicateTransferError(f"account {account!r} already exists")
+    session.add(LedgerAccount(id=account, kind=kind, balance=0, created_at=now))
+    await session.flush()
+
+
+async def ensure_house_accounts(session: AsyncSession, now: float) -> None:
+    """Open the house's and the outside world's accounts if this is a new database."""
+    for account, kind in ((HOUSE_ACCOUNT, HOUSE), (EXTERNAL_ACCOUNT, EXTERNAL)):
+        if await session.get(LedgerAccount, account) is None:
+            await open_account(session, account, kind, now)
+
+
+async def transfer(
+    session: AsyncSession,
+    debit: str,
+    credit: str,
+    amount: int,
+    reason: str,
+    now: float,
+    round_id: int | None = None,
+) -> None:
+    """Move ``amount`` minor units from ``debit`` to ``credit`` inside the session's transaction."""
+    if type(amount) is not int or amount <= 0:
+        raise LedgerError(f"a transfer is a positive whole number of minor units, got {amount!r}")
+    if debit == credit:
+        raise LedgerError(f"transfer from {debit!r} to itself")
+    if not reason:
+        raise LedgerError("a transfer needs a reason")
+    # The credit first (it fails only for an unknown account), then the guarded debit; a
+    # refused debit takes the credit back, so a refused transfer leaves no trace at all
+    # even inside a transaction the caller goes on with.
+    if credit not in DERIVED:
+        given = await session.execute(
+            update(LedgerAccount)
+            .where(LedgerAccount.id == credit)
+            .values(balance=LedgerAccount.balance + amount)
+            .execution_options(synchronize_session=False)
+        )
+        if given.rowcount != 1:  # type: ignore[attr-defined]
+            raise UnknownAccountError(f"there is no account {credit!r}")
+    if debit not in DERIVED:
+        taken = await session.execute(
+            update(LedgerAccount)
+            .where(
+                LedgerAccount.id == debit,
+                or_(LedgerAccount.kind.in_(_UNLIMITED), LedgerAccount.balance >= amount),
+            )
+            .values(balance=LedgerAccount.balance - amount)
+            .execution_options(synchronize_session=False)
+        )
+        if taken.rowcount != 1:  # type: ignore[attr-defined]
+            if credit not in DERIVED:
+                await session.execute(
+                    update(LedgerAccount)
+                    .where(LedgerAccount.id == credit)
+                    .values(balance=LedgerAccount.balance - amount)
+                    .execution_options(synchronize_session=False)
+                )
+            found = await session.get(LedgerAccount, debit)
+            if found is None:
+                raise UnknownAccountError(f"there is no account {debit!r}")
+            raise InsufficientBalanceError(
+                f"account {debit} has {found.balance}, less than the {amount} asked for"
+            )
+    await session.execute(
+        insert(Transfer).values(
+            debit=debit,
+            credit=credit,
+            amount=amount,
+            reason=reason,
+            round_id=round_id,
+            created_at=now,
+        )
+    )
+
+
+async def balance(session: AsyncSession, account: str) -> int:
+    if account in DERIVED:
+        return await _summed(session, account)
+    found = await session.scalar(select(LedgerAccount.balance).where(LedgerAccount.id == account))
+    if found is None:
+        raise UnknownAccountError(f"there is no account {account!r}")
+    return int(found)
+
+
+async def _summed(session: AsyncSession, account: str) -> int:
+    """An account's balance summed from its transfers."""
+    credits = await session.scalar(
+        select(func.coalesce(func.sum(Transfer.amount), 0)).where(Transfer.credit == account)
+    )
+    debits = await session.scalar(
+        select(func.coalesce(func.sum(Transfer.amount), 0)).where(Transfer.debit == account)
+    )
+    return int(credits or 0) - int(debits or 0)
+
+
+async def total(session: AsyncSession) -> int:
+    """The sum of every account's balance: always 0 (stored balances plus the derived ones)."""
+    stored = await session.scalar(
+        select(func.coalesce(func.sum(LedgerAccount.balance), 0)).where(
+            LedgerAccount.id.not_in(DERIVED)
+        )
+    )
+    derived = [await _summed(session, account) for account in sorted(DERIVED)]
+    return int(stored or 0) + sum(derived)
+
+
+async def statement(
+    session: AsyncSession, account: str, limit: int, before: int | None
+) -> list[dict[str, Any]]:
+    """The account's transfers, newest first: ``limit`` of them with ids below ``before``."""
+    query = select(Transfer).where(or_(Transfer.debit == account, Transfer.credit == account))
+    if before is not None:
+        query = query.where(Transfer.id < before)
+    rows = (await session.scalars(query.order_by(Transfer.id.desc()).limit(limit))).all()
+    return [
+        {
+            "id": row.id,
+            "at": row.created_at,
+            "amount": row.amount if row.credit == account else -row.amount,
+            "reason": row.reason,
+            "round": row.round_id,
+            "counterparty": row.debit if row.credit == account else row.credit,
+        }
+        for row in rows
+    ]
+
+
+async def audit(session: AsyncSession) -> dict[str, Any]:
+    """Recompute every balance from the transfers; list open rounds and voids.
+
+    ``balanced`` is true when the stored balances equal the recomputed ones, they sum to zero,
+    no customer or hold account is below zero, every open round's hold account carries money
+    only while the round is open, and every settled or void round's hold account is empty.
+    """
+    accounts = (await session.scalars(select(LedgerAccount).order_by(LedgerAccount.id))).all()
+    debits = dict(
+        (
+            await session.execute(
+                select(Transfer.debit, func.sum(Transfer.amount)).group_by(Transfer.debit)
+            )
+        ).all()
+    )
+    credits = dict(
+        (
+            await session.execute(
+                select(Transfer.credit, func.sum(Transfer.amount)).group_by(Transfer.credit)
+            )
+        ).all()
+    )
+    problems: list[str] = []
+    listed: list[dict[str, Any]] = []
+    total = 0
+    by_account: dict[str, int] = {}
+    for account in accounts:
+        computed = int(credits.get(account.id, 0) or 0) - int(debits.get(account.id, 0) or 0)
+        if account.id in DERIVED:
+            if account.balance != 0:
+                problems.append(f"account {account.id}: a derived balance is stored")
+            account_balance = computed
+        else:
+            account_balance = account.balance
+        by_account[account.id] = account_balance
+        total += account_balance
+        if computed != account_balance:
+            problems.append(
+                f"account {account.id}: stored balance {account.balance}, transfers give {computed}"
+            )
+        if account.kind in (CUSTOMER, HOLD) and account_balance < 0:
+            problems.append(f"account {account.id} is below zero ({account_balance})")
+        listed.append({"account": account.id, "kind": account.kind, "balance": account_balance})
+    if total != 0:
+        problems.append(f"the balances sum to {total}, not 0")
+    rounds = (await session.execute(select(Round.id, Round.state))).all()
+    for round_id, state in rounds:
+        held = by_account.get(hold_account(round_id), 0)
+        if state != OPEN and held != 0:
+            problems.append(f"round {round_id} is {state} but its hold account carries {held}")
+    open_rounds = (
+        await session.execute(
+            select(Round.id, Round.user_id, Round.bet, Round.steps).where(Round.state == OPEN)
+        )
+    ).all()
+    voids = (
+        await session.execute(
+            select(Round.id, Round.user_id, Round.void_reason, Round.settled_at).where(
+                Round.state == VOID
+            )
+        )
+    ).all()
+    holds = sum(balance for account, balance in by_account.items() if account.startswith("round:"))
+    actions = await session.scalar(select(func.count()).select_from(OperatorAction))
+    return {
+        "balanced": not problems,
+        "problems": problems,
+        "total": total,
+        "held": holds,
+        "accounts": listed,
+        "open_rounds": [
+            {"id": r.id, "held": by_account.get(hold_account(r.id), 0), "steps": r.steps}
+            for r in open_rounds
+        ],
+        "voids": [{"id": v.id, "reason": v.void_reason, "at": v.settled_at} for v in voids],
+        "operator_actions": int(actions or 0),
+    }

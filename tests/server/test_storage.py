@@ -1,0 +1,94 @@
+"""The schema: migrations against the models, and the persistent ledger's rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
+
+from twentyone.ledger.errors import InsufficientBalanceError, LedgerError, UnknownAccountError
+from twentyone.storage import ledger
+from twentyone.storage.db import downgrade, make_engine, migrate, session_maker
+from twentyone.storage.models import CUSTOMER, EXTERNAL_ACCOUNT, HOLD, HOUSE_ACCOUNT, Base
+
+pytestmark = pytest.mark.anyio
+
+
+def _diff(connection: Any) -> list[Any]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+def _tables(connection: Any) -> set[str]:
+    return set(inspect(connection).get_table_names())
+
+
+async def test_migrations_build_exactly_the_models(database: dict[str, Any]) -> None:
+    engine = make_engine(database["url"], database["schema"])
+    try:
+        async with engine.connect() as connection:
+            assert await connection.run_sync(_tables) == set()
+        await migrate(engine)
+        async with engine.connect() as connection:
+            assert await connection.run_sync(_diff) == []
+            assert await connection.run_sync(_tables) == {*Base.metadata.tables, "alembic_version"}
+            version = (
+                await connection.execute(text("select version_num from alembic_version"))
+            ).scalar()
+            assert version == "0001"
+        await migrate(engine)  # running it again at the next start-up changes nothing
+        await downgrade(engine)  # and the downgrade undoes it
+        async with engine.connect() as connection:
+            assert await connection.run_sync(_tables) == {"alembic_version"}
+    finally:
+        await engine.dispose()
+
+
+async def test_ledger_transfers_and_audit(database: dict[str, Any]) -> None:
+    engine = make_engine(database["url"], database["schema"])
+    await migrate(engine)
+    sessions = session_maker(engine)
+    try:
+        async with sessions() as session, session.begin():
+            await ledger.ensure_house_accounts(session, 0.0)
+            await ledger.open_account(session, "player:ann", CUSTOMER, 0.0)
+            await ledger.open_account(session, "round:1", HOLD, 0.0)
+            await ledger.transfer(session, EXTERNAL_ACCOUNT, "player:ann", 1000, "grant", 1.0)
+            await ledger.transfer(session, "player:ann", "round:1", 400, "stake", 2.0)
+        async with sessions() as session, session.begin():
+            with pytest.raises(InsufficientBalanceError):
+                await ledger.transfer(session, "player:ann", "round:1", 601, "stake", 3.0)
+            for bad in (0, -1, 1.5, True):
+                with pytest.raises(LedgerError):
+                    await ledger.transfer(session, "player:ann", HOUSE_ACCOUNT, bad, "x", 3.0)  # type: ignore[arg-type]
+            with pytest.raises(LedgerError):
+                await ledger.transfer(session, "player:ann", "player:ann", 1, "x", 3.0)
+            with pytest.raises(UnknownAccountError):
+                await ledger.transfer(session, "player:nobody", HOUSE_ACCOUNT, 1, "x", 3.0)
+            with pytest.raises(UnknownAccountError):
+                await ledger.transfer(session, "player:ann", "player:nobody", 1, "x", 3.0)
+        async with sessions() as session, session.begin():
+            # The house banks play money: it may go below zero; the books still balance.
+            await ledger.transfer(session, HOUSE_ACCOUNT, "player:ann", 250, "winnings", 4.0)
+            report = await ledger.audit(session)
+            assert report["problems"] == []
+            assert report["balanced"] and report["total"] == 0 and report["held"] == 400
+            assert await ledger.balance(session, "player:ann") == 850
+            page = await ledger.statement(session, "player:ann", 10, None)
+            assert [(t["amount"], t["reason"]) for t in page] == [
+                (250, "winnings"),
+                (-400, "stake"),
+                (1000, "grant"),
+            ]
+            # A balance written behind the ledger's back is found by the audit.
+            await session.execute(
+                text("update ledger_accounts set balance = balance + 1 where id = 'player:ann'")
+            )
+            report = await ledger.audit(session)
+            assert not report["balanced"]
+            assert any("player:ann" in p for p in report["problems"])
+    finally:
+        await engine.dispose()
