@@ -148,3 +148,17 @@ def test_a_run_that_compiles_a_kernel_says_so(monkeypatch: pytest.MonkeyPatch) -
 def test_penetration_is_shown_as_a_decimal() -> None:
     code, _, err = _run("dealer", "--shuffle", "cut:1.5")
     assert code == 2 and "1.5" in err and "3/2" not in err
+
+
+def test_analyze_text_shows_every_ev_in_percent_with_a_sign() -> None:
+    import re
+
+    code, out, _ = _run("analyze", "--decks", "inf")
+    assert code == 0
+    lines = [line for line in out.splitlines() if not line.startswith("(")]
+    signed = re.findall(r"[+-]\d+\.\d+%?", "\n".join(lines))
+    assert len(signed) >= 12  # the EVs, insurance and ten up cards
+    assert all(number.endswith("%") for number in signed), signed
+    assert "/" not in out  # an exact fraction only when asked for
+    code, out, _ = _run("analyze", "--decks", "inf", "--exact", "--json")
+    assert "/" in json.loads(out)["ev_exact"]

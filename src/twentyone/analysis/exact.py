@@ -221,3 +221,25 @@ def exact_expected_return(rules: Rules) -> Fraction:
     """The player's exact EV per initial bet under optimal play, infinite shoe."""
     by_upcard = exact_ev_by_upcard(rules)
     return sum((P[up] * value for up, value in by_upcard.items()), Fraction(0))
+
+
+def exact_hand_options(rules: Rules, hand: tuple[int, ...], upcard: int) -> dict[str, Fraction]:
+    """The exact, peek-weighted values of one hand's options (value indexes, ace = 0) against
+    ``upcard`` on the infinite shoe: the numbers :func:`exact_ev_by_upcard` maximises over
+    (a two-card hand); a longer hand may only stand or hit. Early surrender is not here (it
+    is -1/2 whatever the dealer holds).
+
+    >>> from twentyone.rules import Rules
+    >>> exact_hand_options(Rules(decks=None), (9, 9), 5)["stand"]
+    Fraction(574240632, 815730721)
+    """
+    upcard_values = _Upcard(_checked(rules), upcard)
+    if len(hand) == 2:
+        return upcard_values.options(hand[0], hand[1])
+    hard = sum(value + 1 for value in hand)
+    ace = ACE in hand
+    total = best_total(hard, ace)
+    found = {"stand": upcard_values.stand(total, 1)}
+    if total < 21:
+        found["hit"] = upcard_values.hit(hard, ace)
+    return found

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from twentyone.analysis.engine import (
+    cached_context,
     can_split,
     may_double,
     prepare,
     split_strategy,
     split_value,
-    upcard_context,
 )
 from twentyone.analysis.shoe_counts import label_index
 from twentyone.errors import InvalidCardError
@@ -87,7 +87,9 @@ def hand_ev(
         need > have for need, have in zip(counts, setup.shoe, strict=True)
     ):
         raise InvalidCardError("the shoe does not hold the hand and the up card")
-    context = upcard_context(setup, up)
+    # The up card's optimal pass is the heavy part; it is shared by every hand (and by the
+    # overall analysis) of the same rules and shoe.
+    context = cached_context(setup, up)
     index = setup.space.index(tuple(values))
     base = context.base
     scale = float(base.no_blackjack[index]) if context.peeked else 1.0

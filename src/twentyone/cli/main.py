@@ -46,6 +46,18 @@ def _exchange() -> click.Command:
     return exchange
 
 
+def _hand() -> click.Command:
+    from twentyone.cli.hand import hand_command
+
+    return hand_command
+
+
+def _train() -> click.Command:
+    from twentyone.cli.train import train_command
+
+    return train_command
+
+
 def _play() -> click.Command:
     from twentyone.cli.play import play
 
@@ -107,12 +119,14 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "audit": Subcommand(_audit, "Check the server's stored ledger: balances, holds, voids."),
     "dealer": Subcommand(_dealer, "Dealer outcome distribution by up card."),
     "exchange": Subcommand(_exchange, "Exchange Blackjack: exact odds of a state."),
+    "hand": Subcommand(_hand, "The exact EV of every option of one hand against an up card."),
     "play": Subcommand(_play, "Play in the terminal: casino, online, vinte, exchange."),
     "replay": Subcommand(_replay, "Replay a scenario file and print what happened."),
     "rules": Subcommand(_rules, "The rules of a preset, with its house edge."),
     "serve": Subcommand(_serve, "Run the platform: the HTTP API on SQLite or PostgreSQL."),
     "simulate": Subcommand(_simulate, "Monte Carlo simulation, card counting included."),
     "strategy": Subcommand(_strategy, "The basic strategy chart of a rule set."),
+    "train": Subcommand(_train, "Drills: basic strategy (with the EV cost) and counting."),
     "verify": Subcommand(_verify, "Recompute a provably fair round from its revealed record."),
 }
 

@@ -10,6 +10,9 @@ prices to back and to lay, and your position. You trade against the house market
     bets                     your open orders and matched bets
     (enter) / next           end the betting round and turn the next cards
     q / quit                 leave (a game in progress is played out first)
+
+Cards have suit symbols in colour on a terminal, the plain ``AS``/``TH`` anywhere else
+(:mod:`twentyone.cli.play_look`); the session ends with its summary by game.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from twentyone.cards import Card
 from twentyone.cli.errors import UserInputError, reports_bad_input
 from twentyone.cli.options import SEED, WholeNumber
 from twentyone.cli.play_input import (
@@ -29,8 +33,10 @@ from twentyone.cli.play_input import (
     read_line,
     source_for,
 )
+from twentyone.cli.play_look import Look, summary_table
 from twentyone.errors import TwentyOneError
 from twentyone.exchange.selections import SELECTIONS
+from twentyone.hand import hand_value
 from twentyone.market.errors import BelowMinimumStakeError, InsufficientFundsError
 from twentyone.market.ladder import price_text
 from twentyone.market.market_maker import (
@@ -43,6 +49,7 @@ from twentyone.money import MoneyError, format_money, parse_money
 from twentyone.randomness import RandomSource
 from twentyone.tables.exchange import ExchangeRunner
 from twentyone.tables.listeners import TableEvent
+from twentyone.tables.summary import track_exchange
 
 YOU = "you"
 #: The most a terminal session's market maker may quote per price.
@@ -104,6 +111,8 @@ class ExchangeSession:
         self.ledger = self.runner.ledger
         self.start = balance
         self.bots = self.runner.bettors
+        self.look = Look.for_console(console)
+        self.summary = track_exchange(self.runner, YOU)
         self.runner.subscribe(self._report)
 
     @property
@@ -124,8 +133,8 @@ class ExchangeSession:
         game = table.game
         hands = Table(show_header=False, box=None)
         for index, hand in enumerate(game.players, start=1):
-            hands.add_row(f"Player {index}", " ".join(str(c) for c in hand) or "(face down)")
-        hands.add_row("Dealer", " ".join(str(c) for c in game.dealer) or "(face down)")
+            hands.add_row(f"Player {index}", self._hand(hand))
+        hands.add_row("Dealer", self._hand(game.dealer))
         self.console.print(hands)
         book = Table(title=f"{table.market.market_id}, betting round {table.market.round}")
         for column in (
@@ -152,6 +161,13 @@ class ExchangeSession:
             )
         self.console.print(book)
         self.show_position(table, brief=True)
+
+    def _hand(self, cards: Sequence[Card]) -> str:
+        if not cards:
+            return "(face down)"
+        text = self.look.cards(cards)
+        total = hand_value(cards).total
+        return f"{text} ({'BUST' if total > 21 else total})"
 
     def show_position(self, table: ExchangeTable, brief: bool = False) -> None:
         market = table.market
@@ -288,7 +304,11 @@ class ExchangeSession:
         if data.get("kind") == "reveal":
             cards = data.get("cards") or []
             if isinstance(cards, list) and cards:
-                shown = ", ".join(f"{c['hand']} {c['card']}" for c in cards if isinstance(c, dict))
+                shown = ", ".join(
+                    f"{c['hand']} {self.look.code(str(c['card']))}"
+                    for c in cards
+                    if isinstance(c, dict)
+                )
                 self.console.print(f"Turned: {shown}")
         elif data.get("kind") == "settle":
             settled = data.get("settled")
@@ -307,6 +327,7 @@ class ExchangeSession:
         except Leave:
             pass
         net = self.ledger.balance(YOU) - self.start
+        self.console.print(summary_table(self.summary))
         self.console.print(
             f"You leave with {money(self.ledger.balance(YOU))} (profit {money(net)}) after"
             f" {self.games} game(s)."

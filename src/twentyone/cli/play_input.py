@@ -47,9 +47,11 @@ class Leave(Exception):
         self.typed = typed
 
 
-def read_line(console: Console, prompt: str) -> str:
-    """Print ``prompt`` and read one stripped line; :class:`Leave` on q, end of input, Ctrl-C."""
-    console.print(prompt, end=" ", markup=False)
+def read_line(console: Console, prompt: str, *, markup: bool = False) -> str:
+    """Print ``prompt`` and read one stripped line; :class:`Leave` on q, end of input, Ctrl-C.
+
+    ``markup``: the prompt is console markup (coloured cards); by default it prints as is."""
+    console.print(prompt, end=" ", markup=markup)
     try:
         answer = input()
     except (EOFError, KeyboardInterrupt):

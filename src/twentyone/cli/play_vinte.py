@@ -4,7 +4,10 @@ You sit at seat 0; the bots take the seats to your left. The match runs until th
 winner (or the round limit). The terminal waits for you: there is no decision deadline here.
 A thin client of :class:`twentyone.tables.vinte.VinteRunner`, which deals, runs the bots and
 emits every event; this module reads your decisions and prints what you may see. ``q`` at any
-prompt, the end of input or Ctrl-C leaves the match with its summary.
+prompt, the end of input or Ctrl-C leaves the match with its summary (rounds won, lost and
+pushed, the net in chips and the biggest win: :mod:`twentyone.tables.summary`). Cards have
+suit symbols in colour on a terminal and the plain ``AS``/``TH`` anywhere else
+(:mod:`twentyone.cli.play_look`); a bust hand says ``BUST``.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from twentyone.analysis.vinte.bots import VinteBot, pool_from_view
 from twentyone.cli.errors import UserInputError, reports_bad_input
 from twentyone.cli.options import SEED, WholeNumber
 from twentyone.cli.play_input import Leave, read_line, source_for
+from twentyone.cli.play_look import PLAIN, Look, summary_table
 from twentyone.randomness import RandomSource
 from twentyone.tables.listeners import TableEvent
+from twentyone.tables.summary import track_vinte
 from twentyone.tables.vinte import VinteRunner
 from twentyone.vinte.game import Action, Bet, Call, Draw, Hit, MatchState, Phase, Stand
 from twentyone.vinte.settings import SeatSpec, VinteSettings, VinteTable
@@ -29,11 +34,16 @@ from twentyone.vinte.views import SeatView
 HUMAN = 0
 
 
-def _cards(cards: tuple[Any, ...]) -> str:
-    return " ".join("??" if card is None else str(card) for card in cards) or "-"
+def _cards(cards: tuple[Any, ...], look: Look = PLAIN) -> str:
+    return look.cards(cards)
 
 
-def render(console: Console, view: SeatView) -> None:
+def _codes(codes: list[str], look: Look) -> str:
+    """Cards of an event (their codes, ``7S``) as the look shows them."""
+    return " ".join(look.code(code) for code in codes)
+
+
+def render(console: Console, view: SeatView, look: Look = PLAIN) -> None:
     """The table as the human seat sees it."""
     table = Table(title=f"Round {view.round_number} - banker: {view.seats[view.banker].name}")
     for column in ("seat", "chips", "cards", "bet", "status"):
@@ -49,56 +59,61 @@ def render(console: Console, view: SeatView) -> None:
             known = tuple(c for c in cards if c is not None)
             if known and None not in cards:
                 total = f" ({view.total(known)})"
-            table.add_row(f"{seat.name} (bank)", str(seat.stack), _cards(cards) + total, "", "")
+            table.add_row(
+                f"{seat.name} (bank)", str(seat.stack), _cards(cards, look) + total, "", ""
+            )
             continue
         try:
             hand = view.hand(seat.seat)
         except KeyError:
             table.add_row(seat.name, str(seat.stack), "-", "-", "")
             continue
-        cards_text = _cards(hand.cards)
+        cards_text = _cards(hand.cards, look)
         if None not in hand.cards:
             cards_text += f" ({view.total(hand.known)})"
         bet = str(hand.bet) if hand.bet is not None else ("placed" if hand.bet_placed else "")
         status = hand.result or hand.status.value
+        if status == "bust":
+            status = "BUST"
         table.add_row(seat.name, str(seat.stack), cards_text, bet, status)
     console.print(table)
 
 
-def describe_event(event: dict[str, Any], names: list[str]) -> str | None:
-    """One line for an event as the human sees it (``None``: not worth a line)."""
+def describe_event(event: dict[str, Any], names: list[str], look: Look = PLAIN) -> str | None:
+    """One line for an event as the human sees it (``None``: not worth a line); cards as
+    ``look`` shows them (console markup)."""
     kind = event["kind"]
     who = names[event["seat"]] if "seat" in event else ""
     if kind == "round":
         return f"-- round {event['number']} -- bank: {names[event['banker']]}"
     if kind == "hidden-card" and "card" in event:
-        return f"{who}: hidden card {event['card']}"
+        return f"{who}: hidden card {look.code(event['card'])}"
     if kind == "bets-shown":
         return "bets: " + ", ".join(f"{names[int(s)]} {b}" for s, b in event["bets"].items())
     if kind == "up-card":
-        return f"{who} (bank): face-up card {event['card']}"
+        return f"{who} (bank): face-up card {look.code(event['card'])}"
     if kind == "natural":
-        return f"{who} (bank): 21 with {' '.join(event['cards'])}, every bet collected"
+        return f"{who} (bank): 21 with {_codes(event['cards'], look)}, every bet collected"
     if kind == "card":
-        return f"{who}: card {event['card']}"
+        return f"{who}: card {look.code(event['card'])}"
     if kind == "stand":
         return f"{who}: stand"
     if kind == "bust":
-        return f"{who}: bust with {' '.join(event['cards'])}, {event['lost']} lost"
+        return f"{who}: BUST with {_codes(event['cards'], look)}, {event['lost']} lost"
     if kind == "player-21":
-        return f"{who}: 21 declared, {' '.join(event['cards'])}"
+        return f"{who}: 21 declared, {_codes(event['cards'], look)}"
     if kind == "reveal":
-        return f"{who} (bank): hidden card {event['card']} ({event['total']})"
+        return f"{who} (bank): hidden card {look.code(event['card'])} ({event['total']})"
     if kind == "draw":
-        return f"{who} (bank): draws {event['card']} ({event['total']})"
+        return f"{who} (bank): draws {look.code(event['card'])} ({event['total']})"
     if kind == "call":
         outcome = "won" if event["result"] == "win" else "lost"
         return (
-            f"call {who}: {' '.join(event['cards'])} ({event['total']}) against "
+            f"call {who}: {_codes(event['cards'], look)} ({event['total']}) against "
             f"{event['banker_total']}: {abs(event['net'])} {outcome}"
         )
     if kind == "banker-bust":
-        return f"{who} (bank): bust, every uncalled player is paid"
+        return f"{who} (bank): BUST, every uncalled player is paid"
     if kind == "left":
         return f"{who}: no chips left, out of the game"
     if kind == "bank":
@@ -110,13 +125,13 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str | None:
 
 def _ask_number(console: Console, prompt: str, low: int, high: int) -> int:
     while True:
-        text = read_line(console, prompt)
+        text = read_line(console, prompt, markup=True)
         if text.isascii() and text.isdigit() and len(text) <= 6 and low <= int(text) <= high:
             return int(text)
         console.print(f"[red]give a whole number from {low} to {high}[/red]")
 
 
-def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
+def ask_human(view: SeatView, hints: bool, console: Console, look: Look = PLAIN) -> Action:
     """Prompt for the human's decision until it is a legal one (:class:`Leave` on q)."""
     seat = HUMAN
     settings = view.table.settings
@@ -136,7 +151,8 @@ def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
             console.print(f"hint: your hidden {hidden} is worth {edge:+.3f} per chip bet")
         amount = _ask_number(
             console,
-            f"Your hidden card is {hidden}. Bet ({min(chips)}-{max(chips)}; q to leave):",
+            f"Your hidden card is {look.card(hidden)}."
+            f" Bet ({min(chips)}-{max(chips)}; q to leave):",
             min(chips),
             max(chips),
         )
@@ -161,7 +177,9 @@ def ask_human(view: SeatView, hints: bool, console: Console) -> Action:
         while True:
             answer = read_line(
                 console,
-                f"You hold {_cards(hand.cards)} ({view.total(hand.known)}): (h)it or (s)tand (h, s, hit, stand):",
+                f"You hold {_cards(hand.cards, look)} ({view.total(hand.known)}):"
+                " (h)it or (s)tand (h, s, hit, stand):",
+                markup=True,
             ).lower()
             if answer in ("h", "hit"):
                 return Hit(seat)
@@ -203,10 +221,12 @@ def play(table: VinteTable, source: RandomSource, console: Console, hints: bool)
     bots = {seat: VinteBot(read_stands=True) for seat in range(table.size) if seat != HUMAN}
     runner = VinteRunner(table, source, bots)
     names = [seat.name for seat in table.seats]
+    look = Look.for_console(console)
+    summary = track_vinte(runner, HUMAN)
 
     def show(event: TableEvent) -> None:
         if event.kind == "game":
-            line = describe_event(event.data.for_seat(HUMAN), names)
+            line = describe_event(event.data.for_seat(HUMAN), names, look)
             if line:
                 console.print(line)
 
@@ -220,18 +240,20 @@ def play(table: VinteTable, source: RandomSource, console: Console, hints: bool)
     try:
         while runner.advance():
             view = runner.view(HUMAN)
-            render(console, view)
-            runner.submit(HUMAN, ask_human(view, hints, console))
+            render(console, view, look)
+            runner.submit(HUMAN, ask_human(view, hints, console, look))
     except Leave as leave:
         state = runner.state
         if not leave.typed:
             console.print()  # end the prompt's line
+        console.print(summary_table(summary, money=False))
         console.print(chips_line(names, state))
         console.print(
             f"You leave the match after {state.rounds_played} round(s)"
             f" with {state.seats[HUMAN].stack} chips."
         )
         return state
+    console.print(summary_table(summary, money=False))
     console.print(chips_line(names, runner.state))
     return runner.state
 

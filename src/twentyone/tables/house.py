@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from twentyone.clock import Clock, ManualClock
-from twentyone.errors import BetError
+from twentyone.errors import BetError, IllegalActionError
 from twentyone.house.actions import (
     NO_INSURANCE,
     NO_SURRENDER,
@@ -210,6 +210,19 @@ class HouseTable:
             for action in round_.legal_actions()
             if action.kind is ActionKind.INSURANCE or self.cost(action) <= self.bankroll
         ]
+
+    def refusal(self, action: Action) -> str | None:
+        """Why :meth:`act` would refuse ``action`` now, in the round's or the bankroll's words
+        (``None``: it would be taken). Nothing changes."""
+        try:
+            round_ = self._current()
+            round_.verify(self._seat(), action)
+        except IllegalActionError as error:  # the round's reason, or no round in play
+            return str(error)
+        cost = self.cost(action)
+        if cost > self.bankroll:
+            return f"{action} needs {format_money(cost)}; you have {format_money(self.bankroll)}"
+        return None
 
     def most_insurance(self) -> int:
         """The largest insurance the box to decide may take: half its bet, within the bankroll."""
