@@ -4,10 +4,19 @@ Starts one ``twentyone serve`` process on loopback (a fresh SQLite file, and a f
 database ``twentyone_bench`` on 127.0.0.1:5432 when it answers), opens N accounts in the
 database first (not timed), then lets N asyncio clients play rounds for a fixed time (deal, then
 stand or decline insurance until settled) and prints one JSON object: rounds per second and the
-p50/p99 latency of each request, per database. The clients share the machine's cores with the
-server.
+p50/p99 latency of each request, per database and load model. The clients share the machine's
+cores with the server (they speak HTTP/1.1 on raw asyncio streams to stay cheap).
 
-Run: ``python bench/server.py [--clients 200] [--seconds 10] [--db sqlite|postgresql|both]``.
+Load models (``--think-ms``, one run per value): a player pauses between his requests as a
+real one does. Each pause is drawn uniformly from 0.5x to 1.5x the given mean (seeded, so the
+clients do not fire in lockstep), and each client starts at a random point of its first pause.
+Latencies and rounds are counted from the end of that ramp up (1.5 mean pauses, at most half
+the run), when every client is playing. ``0`` is the saturation mode: every client fires its next request the moment the last answer
+arrives, so the server is never idle and the latency is mostly queueing.
+
+Run: ``python bench/server.py [--clients 200] [--seconds 10] [--db sqlite|postgresql|both]
+[--think-ms 250 0] [--profile DIR]``; ``--profile`` runs the server under cProfile and writes
+``DIR/<database>-<clients>-<think>.prof`` (read it with ``python -m pstats``).
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import asyncio
 import json
 import os
 import platform
+import random
 import signal
 import socket
 import subprocess
@@ -152,14 +162,34 @@ class _Connection:
             self.writer.close()
 
 
-async def _play(url: str, token: str, until: float, stats: dict[str, Any]) -> None:
+async def _warm_up(url: str, token: str) -> None:
     host, port = url.removeprefix("http://").split(":")
     connection = _Connection(host, int(port), token)
+    try:
+        status, data = await connection.request("GET", "/api/me", {})
+        if status != 200:
+            raise SystemExit(f"bench/server.py: warm-up refused: {data[:200]!r}")
+    finally:
+        connection.close()
+
+
+async def _play(
+    url: str, token: str, until: float, stats: dict[str, Any], think: float, seed: int
+) -> None:
+    host, port = url.removeprefix("http://").split(":")
+    connection = _Connection(host, int(port), token)
+    pauses = random.Random(seed)
+
+    async def pause() -> None:
+        if think > 0:
+            await asyncio.sleep(think * pauses.uniform(0.5, 1.5))
 
     async def timed(kind: str, method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         start = time.perf_counter()
         status, data = await connection.request(method, path, body)
-        stats["latency"].setdefault(kind, []).append(time.perf_counter() - start)
+        stats["requests_all"] += 1
+        if start >= stats["measured_from"]:
+            stats["latency"].setdefault(kind, []).append(time.perf_counter() - start)
         if status >= 400:
             stats["errors"] += 1
             stats["last_error"] = data.decode(errors="replace")
@@ -168,35 +198,64 @@ async def _play(url: str, token: str, until: float, stats: dict[str, Any]) -> No
         return out
 
     try:
+        if think > 0:  # spread the first requests over one pause
+            await asyncio.sleep(think * pauses.random())
         while time.perf_counter() < until:
             view = await timed("deal", "POST", "/api/online/rounds", {"bet": 100})
             while view.get("legal_actions"):
+                await pause()
+                if time.perf_counter() >= until:
+                    return
                 action = "stand" if "stand" in view["legal_actions"] else "no-insurance"
                 view = await timed(
                     "act", "POST", f"/api/online/rounds/{view['id']}/actions", {"action": action}
                 )
-            if view.get("state") == "settled":
+            if view.get("state") == "settled" and time.perf_counter() >= stats["measured_from"]:
                 stats["rounds"] += 1
+            await pause()
     finally:
         connection.close()
 
 
-async def _run(db_name: str, db_url: str, clients: int, seconds: float) -> dict[str, Any]:
+async def _run(
+    db_name: str, db_url: str, clients: int, seconds: float, think_ms: float, profile: Path | None
+) -> dict[str, Any]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     tokens = await _seed_players(db_url, clients)
+    command = [str(BIN), "serve", "--port", str(port), "--db", db_url, "--log-level", "warning"]
+    if profile is not None:
+        profile.mkdir(parents=True, exist_ok=True)
+        out = profile / f"{db_name}-{clients}-{think_ms:g}.prof"
+        command = [sys.executable, "-m", "cProfile", "-o", str(out.resolve()), *command]
     with tempfile.TemporaryDirectory() as folder:
-        process = subprocess.Popen(
-            [str(BIN), "serve", "--port", str(port), "--db", db_url, "--log-level", "warning"],
-            cwd=folder,
-        )
+        process = subprocess.Popen(command, cwd=folder)
         try:
             await _wait_up(url, process)
-            stats: dict[str, Any] = {"rounds": 0, "errors": 0, "latency": {}}
-            server_cpu, client_cpu = _cpu_seconds(process.pid), time.process_time()
+            # Warm-up, not timed: every client once, all at once (the server's token cache
+            # and its whole connection pool filled, as in a server that has been up a while).
+            await asyncio.gather(*(_warm_up(url, token) for token in tokens))
+            think = think_ms / 1000
             begin = time.perf_counter()
-            await asyncio.gather(*(_play(url, t, begin + seconds, stats) for t in tokens))
-            elapsed = time.perf_counter() - begin
+            # The clients start over their first pause (a ramp up): counted from its end,
+            # when every client is playing.
+            ramp = min(think * 1.5, seconds / 2)
+            stats: dict[str, Any] = {
+                "rounds": 0,
+                "requests_all": 0,
+                "errors": 0,
+                "latency": {},
+                "measured_from": begin + ramp,
+            }
+            server_cpu, client_cpu = _cpu_seconds(process.pid), time.process_time()
+            players = (
+                _play(url, token, begin + seconds, stats, think, index)
+                for index, token in enumerate(tokens)
+            )
+            # Bounded: a client finishes its request in flight, then stops.
+            await asyncio.wait_for(asyncio.gather(*players), seconds + 60)
+            # The window in which requests were started (the last answers come after it).
+            elapsed = seconds - ramp
             server_cpu = _cpu_seconds(process.pid) - server_cpu
             client_cpu = time.process_time() - client_cpu
         finally:
@@ -209,7 +268,10 @@ async def _run(db_name: str, db_url: str, clients: int, seconds: float) -> dict[
     return {
         "database": db_name,
         "clients": clients,
+        "think_ms": think_ms,
+        # The measured window (after the ramp up); CPU is over the whole run.
         "seconds": round(elapsed, 2),
+        "ramp_seconds": round(ramp, 2),
         "rounds": stats["rounds"],
         "rounds_per_second": round(stats["rounds"] / elapsed, 1),
         "requests": len(every),
@@ -218,7 +280,7 @@ async def _run(db_name: str, db_url: str, clients: int, seconds: float) -> dict[
         # Where the time went: CPU seconds of the server process and of the clients over the run.
         "server_cpu_seconds": round(server_cpu, 1),
         "client_cpu_seconds": round(client_cpu, 1),
-        "server_cpu_ms_per_request": round(1000 * server_cpu / max(1, len(every)), 1),
+        "server_cpu_ms_per_request": round(1000 * server_cpu / max(1, stats["requests_all"]), 1),
         "latency_ms": {
             "p50": round(1000 * _percentile(every, 0.50), 1),
             "p99": round(1000 * _percentile(every, 0.99), 1),
@@ -241,24 +303,41 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        nargs="+",
+        default=[250.0, 0.0],
+        help="mean pause of a player between requests (one run per value; 0: saturation)",
+    )
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile the server into DIR")
     args = parser.parse_args()
     results = []
-    if args.db in ("sqlite", "both"):
-        with tempfile.TemporaryDirectory() as folder:
-            db = f"sqlite:///{Path(folder) / 'bench.db'}"
-            results.append(await _run("sqlite", db, args.clients, args.seconds))
-    if args.db in ("postgresql", "both"):
-        pg = await _fresh_pg_database()
-        if pg is None:
-            results.append({"database": "postgresql", "skipped": "PostgreSQL does not answer"})
-        else:
-            results.append(await _run("postgresql", pg, args.clients, args.seconds))
+    for think_ms in args.think_ms:
+        if args.db in ("sqlite", "both"):
+            with tempfile.TemporaryDirectory() as folder:
+                db = f"sqlite:///{Path(folder) / 'bench.db'}"
+                results.append(
+                    await _run("sqlite", db, args.clients, args.seconds, think_ms, args.profile)
+                )
+        if args.db in ("postgresql", "both"):
+            pg = await _fresh_pg_database()
+            if pg is None:
+                results.append({"database": "postgresql", "skipped": "PostgreSQL does not answer"})
+            else:
+                results.append(
+                    await _run("postgresql", pg, args.clients, args.seconds, think_ms, args.profile)
+                )
     print(
         json.dumps(
             {
                 "benchmark": "server",
                 "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
                 "target": "200 concurrent players at p99 < 100 ms",
+                "load_model": (
+                    "think_ms: mean pause of each player between requests, each pause uniform"
+                    " in 0.5x-1.5x of it; 0 = no pause (saturation)"
+                ),
                 "results": results,
             },
             indent=1,

@@ -92,3 +92,63 @@ async def test_ledger_transfers_and_audit(database: dict[str, Any]) -> None:
             assert any("player:ann" in p for p in report["problems"])
     finally:
         await engine.dispose()
+
+
+async def test_a_batch_of_transfers_is_guarded_in_order(database: dict[str, Any]) -> None:
+    """``ledger.post`` (the hot path's batch): every transfer written, each account moved by
+    its net change, refused as a whole if a customer or hold account would dip below zero at
+    any point of the sequence, and a refused batch leaves no trace."""
+    engine = make_engine(database["url"], database["schema"])
+    await migrate(engine)
+    sessions = session_maker(engine)
+    move = ledger.Movement
+    try:
+        async with sessions() as session, session.begin():
+            await ledger.ensure_house_accounts(session, 0.0)
+            await ledger.open_account(session, "player:bo", CUSTOMER, 0.0)
+            await ledger.open_account(session, "round:7", HOLD, 0.0)
+            await ledger.transfer(session, EXTERNAL_ACCOUNT, "player:bo", 300, "grant", 1.0)
+        async with engine.begin() as connection:
+            # A stake, then a settlement that pays it back with winnings: the hold account
+            # goes up then back to zero, the player ends above where he started.
+            balances = await ledger.post(
+                connection,
+                [
+                    move("player:bo", "round:7", 200, "stake"),
+                    move("round:7", "player:bo", 200, "stake returned"),
+                    move(HOUSE_ACCOUNT, "player:bo", 200, "winnings"),
+                ],
+                2.0,
+            )
+            assert balances == {"player:bo": 500, "round:7": 0}
+        async with engine.begin() as connection:
+            # 600 of 500: refused although the batch would end positive for the player.
+            with pytest.raises(InsufficientBalanceError):
+                await ledger.post(
+                    connection,
+                    [
+                        move("player:bo", "round:7", 600, "stake"),
+                        move(HOUSE_ACCOUNT, "player:bo", 900, "winnings"),
+                    ],
+                    3.0,
+                )
+            # An unknown account: refused; the guarded debit before it is taken back.
+            with pytest.raises(UnknownAccountError):
+                await ledger.post(connection, [move("player:bo", "round:nobody", 1, "x")], 3.0)
+            for bad in (0, -1, 1.5, True):
+                with pytest.raises(LedgerError):
+                    await ledger.post(connection, [move("player:bo", HOUSE_ACCOUNT, bad, "x")], 3.0)  # type: ignore[arg-type]
+        async with sessions() as session, session.begin():
+            assert await ledger.balance(session, "player:bo") == 500
+            assert await ledger.balance(session, "round:7") == 0
+            report = await ledger.audit(session)
+            assert report["balanced"], report["problems"]
+            page = await ledger.statement(session, "player:bo", 10, None)
+            assert [(t["amount"], t["reason"]) for t in page] == [
+                (200, "winnings"),
+                (200, "stake returned"),
+                (-200, "stake"),
+                (300, "grant"),
+            ]
+    finally:
+        await engine.dispose()

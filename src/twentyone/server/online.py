@@ -13,12 +13,12 @@ replayed, or whose stored events differ from the replay, is voided and its stake
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import and_, bindparam, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from twentyone.cards import Card
 from twentyone.errors import TwentyOneError
@@ -33,6 +33,7 @@ from twentyone.rules import Rules, overrides_from_json, rules_from_json
 from twentyone.server.errors import conflict, not_found, unprocessable
 from twentyone.shoe import ScriptedShoe
 from twentyone.storage import ledger
+from twentyone.storage.ledger import Movement
 from twentyone.storage.models import (
     HOLD,
     HOUSE_ACCOUNT,
@@ -40,6 +41,7 @@ from twentyone.storage.models import (
     SETTLED,
     VOID,
     FairnessSeed,
+    LedgerAccount,
     OperatorAction,
     Round,
     RoundEvent,
@@ -64,6 +66,26 @@ def table_rules(config: TableConfig) -> Rules:
         max_bet=config.max_bet,
         max_boxes=1,
     )
+
+
+#: Rules of a table's settings as last seen (a table is read on every deal; its rules are
+#: built again only when its settings change).
+_RULES_SEEN: dict[str, tuple[Rules, dict[str, Any]]] = {}
+
+
+def _cached_rules(
+    preset_name: str, overrides: dict[str, Any], min_bet: int, max_bet: int
+) -> tuple[Rules, dict[str, Any]]:
+    """The rules and their JSON for these table settings, built once per distinct settings."""
+    key = json.dumps([preset_name, overrides, min_bet, max_bet], sort_keys=True)
+    found = _RULES_SEEN.get(key)
+    if found is None:
+        config = TableConfig(preset=preset_name, rules=overrides, min_bet=min_bet, max_bet=max_bet)
+        rules = table_rules(config)
+        if len(_RULES_SEEN) >= 64:
+            _RULES_SEEN.clear()
+        found = _RULES_SEEN[key] = (rules, rules.to_json())
+    return found
 
 
 def table_json(config: TableConfig) -> dict[str, Any]:
@@ -125,11 +147,17 @@ def shoe_cards(server_seed: str, client_seed: str, nonce: int, decks: int | None
 
 
 # ------------------------------------------------------------------------------ rounds
+#: A stored event as a view shows it: ``(seq, step, at, data)``.
+StoredEvent = tuple[int, int, float, dict[str, Any]]
+
+
 @dataclass
 class Loaded:
     row: Round
     game: HouseRound
     seed: FairnessSeed
+    #: The round's stored events, when known without reading them (kept with a cached game).
+    events: list[StoredEvent] = field(default_factory=list)
 
 
 class ReplayError(TwentyOneError):
@@ -141,6 +169,11 @@ async def rebuild(session: AsyncSession, row: Round) -> Loaded:
     seed = await session.get(FairnessSeed, row.seed_id)
     if seed is None:
         raise ReplayError(f"round {row.id}: its server seed is missing")
+    return replay(row, seed)
+
+
+def replay(row: Round, seed: FairnessSeed) -> Loaded:
+    """Deal the round again from its seed and replay its decisions (no I/O)."""
     try:
         rules = rules_from_json(row.rules, Rules())
         cards = shoe_cards(seed.server_seed, row.client_seed, row.nonce, rules.decks)
@@ -176,105 +209,6 @@ def extra_stake(game: HouseRound, action: Action) -> int:
     return 0
 
 
-async def _store_events(
-    session: AsyncSession, row: Round, game: HouseRound, first: int, step: int, now: float
-) -> None:
-    rows = [
-        {"round_id": row.id, "seq": seq, "step": step, "at": now, "data": event.to_json()}
-        for seq, event in enumerate(game.events[first:], start=first)
-    ]
-    if rows:
-        await session.execute(insert(RoundEvent), rows)
-
-
-async def _settle_money(
-    session: AsyncSession, row: Round, game: HouseRound, account: str, now: float
-) -> None:
-    """Pay out a settled round: the hold account back to zero, the house takes or pays the rest."""
-    stakes = staked(game)
-    net = game.boxes[0].net
-    payout = stakes + net
-    hold = hold_account(row.id)
-    if payout >= stakes:
-        await ledger.transfer(session, hold, account, stakes, "stake returned", now, row.id)
-        if payout > stakes:
-            await ledger.transfer(
-                session, HOUSE_ACCOUNT, account, payout - stakes, "winnings", now, row.id
-            )
-    else:
-        if payout > 0:
-            await ledger.transfer(session, hold, account, payout, "stake returned", now, row.id)
-        await ledger.transfer(
-            session, hold, HOUSE_ACCOUNT, stakes - payout, "stake lost", now, row.id
-        )
-    row.net = net
-    row.state = SETTLED
-    row.settled_at = now
-
-
-async def deal(
-    session: AsyncSession, user: User, bet: object, make_seed: Any, now: float
-) -> Loaded:
-    """Take the bet, deal a new round from the player's committed seed; settle it if it ends."""
-    config = await session.get(TableConfig, ONLINE_TABLE)
-    if config is None:  # pragma: no cover - made at start-up
-        raise not_found("online table")
-    rules = table_rules(config)
-    if type(bet) is not int:
-        raise unprocessable(f"a bet is a whole number of minor units, got {bet!r}")
-    if not rules.min_bet <= bet <= rules.max_bet:
-        raise unprocessable(f"bet {bet} is off the table limits {rules.min_bet}..{rules.max_bet}")
-    already = await session.scalar(
-        select(Round.id).where(Round.user_id == user.id, Round.state == OPEN).limit(1)
-    )
-    if already is not None:
-        raise conflict(f"round {already} is still open: finish it first")
-    seed = await pending_seed(session, user, make_seed, now)
-    seed.used_at = now
-    nonce = user.nonce
-    row = Round(
-        user_id=user.id,
-        table_id=ONLINE_TABLE,
-        state=OPEN,
-        bet=bet,
-        rules=rules.to_json(),
-        seed_id=seed.id,
-        client_seed=user.client_seed,
-        nonce=nonce,
-        actions=[],
-        steps=0,
-        created_at=now,
-        updated_at=now,
-    )
-    session.add(row)
-    await session.flush()
-    await ledger.open_account(session, hold_account(row.id), HOLD, now, check=False)
-    try:
-        await ledger.transfer(
-            session, user.account_id, hold_account(row.id), bet, "stake", now, row.id
-        )
-    except InsufficientBalanceError:
-        raise unprocessable(f"a bet of {bet} is more than the balance") from None
-    cards = shoe_cards(seed.server_seed, row.client_seed, nonce, rules.decks)
-    game = HouseRound.deal(rules, [bet], ScriptedShoe(cards))
-    user.nonce = nonce + 1
-    # The next round's commitment (the one just used was the only one pending).
-    following = make_seed()
-    session.add(
-        FairnessSeed(
-            user_id=user.id,
-            server_seed=following,
-            commitment=commitment(following),
-            created_at=now,
-        )
-    )
-    await _store_events(session, row, game, 0, 0, now)
-    if game.is_settled:
-        await _settle_money(session, row, game, user.account_id, now)
-    await session.flush()
-    return Loaded(row, game, seed)
-
-
 async def load_own(session: AsyncSession, user: User, round_id: int) -> Round:
     row = await session.get(Round, round_id)
     if row is None or row.user_id != user.id:
@@ -282,83 +216,337 @@ async def load_own(session: AsyncSession, user: User, round_id: int) -> Round:
     return row
 
 
-async def act(
-    session: AsyncSession,
+# ------------------------------------------------------------- the hot path (Core statements)
+# A deal and an action are the requests a bot sends all the time: they run on a plain
+# connection with Core statements (no ORM unit of work), read what they need in one statement
+# and write the step in as few as the schema allows, all in the caller's one transaction.
+
+
+# The hot path's statements, built once (building a statement costs more than running it).
+_DEAL_READ = (
+    select(
+        User.nonce,
+        User.client_seed,
+        LedgerAccount.balance,
+        select(Round.id)
+        .where(Round.user_id == User.id, Round.state == OPEN)
+        .limit(1)
+        .scalar_subquery(),
+        FairnessSeed.id,
+        FairnessSeed.server_seed,
+        FairnessSeed.commitment,
+        TableConfig.preset,
+        TableConfig.rules,
+        TableConfig.min_bet,
+        TableConfig.max_bet,
+    )
+    .select_from(User)
+    .join(LedgerAccount, LedgerAccount.id == User.account_id)
+    .join(TableConfig, TableConfig.id == ONLINE_TABLE)
+    .outerjoin(FairnessSeed, and_(FairnessSeed.user_id == User.id, FairnessSeed.used_at.is_(None)))
+    .where(User.id == bindparam("user_id"))
+    .order_by(FairnessSeed.id)
+    .limit(1)
+    .with_for_update(of=User)
+)
+_ACT_READ = select(
+    Round.user_id,
+    Round.state,
+    Round.steps,
+    Round.seed_id,
+    select(LedgerAccount.balance).where(LedgerAccount.id == bindparam("account")).scalar_subquery(),
+).where(Round.id == bindparam("round_id"))
+#: The optimistic version: only the step seen (and still open) is written.
+_ACT_GUARD = (
+    Round.id == bindparam("round_id"),
+    Round.steps == bindparam("seen"),
+    Round.state == OPEN,
+)
+_ACT_WRITE = (
+    update(Round)
+    .where(*_ACT_GUARD)
+    .values(
+        steps=bindparam("new_steps"),
+        updated_at=bindparam("new_updated_at"),
+        actions=bindparam("new_actions", type_=Round.__table__.c.actions.type),
+    )
+)
+_ACT_WRITE_SETTLED = _ACT_WRITE.values(
+    state=bindparam("new_state"),
+    net=bindparam("new_net"),
+    settled_at=bindparam("new_settled_at"),
+)
+_INSERT_EVENTS = insert(RoundEvent)
+
+
+def _settlement(game: HouseRound, round_id: int, account: str) -> list[Movement]:
+    """The transfers that pay out a settled round: the hold account back to zero, the house
+    takes or pays the rest (the same movements as :func:`_settle_money`)."""
+    stakes = staked(game)
+    payout = stakes + game.boxes[0].net
+    hold = hold_account(round_id)
+    if payout >= stakes:
+        out = [Movement(hold, account, stakes, "stake returned")]
+        if payout > stakes:
+            out.append(Movement(HOUSE_ACCOUNT, account, payout - stakes, "winnings"))
+        return out
+    out = [Movement(hold, account, payout, "stake returned")] if payout > 0 else []
+    out.append(Movement(hold, HOUSE_ACCOUNT, stakes - payout, "stake lost"))
+    return out
+
+
+def _event_rows(
+    round_id: int, game: HouseRound, first: int, step: int, now: float
+) -> list[StoredEvent]:
+    return [
+        (seq, step, now, event.to_json()) for seq, event in enumerate(game.events[first:], first)
+    ]
+
+
+async def _insert_events(
+    connection: AsyncConnection, round_id: int, events: list[StoredEvent]
+) -> None:
+    if events:
+        await connection.execute(
+            _INSERT_EVENTS,
+            [
+                {"round_id": round_id, "seq": seq, "step": step, "at": at, "data": data}
+                for seq, step, at, data in events
+            ],
+        )
+
+
+async def deal_step(
+    connection: AsyncConnection, user: User, bet: object, make_seed: Any, now: float
+) -> tuple[Loaded, int]:
+    """Take the bet and deal a new round from the player's committed seed, settling it if it
+    ends at once, as one step of few statements. Returns the round and the player's balance.
+
+    One read (the player's row locked, his balance, his open round, his committed seed, the
+    table), then the writes: the guarded stake debit, the round, its hold account (born with
+    its stake), the seed marked used, the nonce, the next commitment, the transfers, the
+    events.
+    """
+    if type(bet) is not int:
+        raise unprocessable(f"a bet is a whole number of minor units, got {bet!r}")
+    found = (await connection.execute(_DEAL_READ, {"user_id": user.id})).first()
+    if found is None:  # pragma: no cover - the table is made at start-up, the user exists
+        raise not_found("online table")
+    nonce, client_seed, balance, already, seed_id, server_seed, seed_commitment = found[:7]
+    rules, rules_json = _cached_rules(*found[7:])
+    if not rules.min_bet <= bet <= rules.max_bet:
+        raise unprocessable(f"bet {bet} is off the table limits {rules.min_bet}..{rules.max_bet}")
+    if already is not None:
+        raise conflict(f"round {already} is still open: finish it first")
+    if bet > balance:
+        raise unprocessable(f"a bet of {bet} is more than the balance")
+    if seed_id is None:  # no commitment shown yet: make it now
+        server_seed = make_seed()
+        seed_commitment = commitment(server_seed)
+        seed_id = await connection.scalar(
+            insert(FairnessSeed)
+            .values(
+                user_id=user.id,
+                server_seed=server_seed,
+                commitment=seed_commitment,
+                created_at=now,
+            )
+            .returning(FairnessSeed.id)
+        )
+    # Draw before writing: the deal itself cannot fail after this.
+    cards = shoe_cards(server_seed, client_seed, nonce, rules.decks)
+    game = HouseRound.deal(rules, [bet], ScriptedShoe(cards))
+    round_id = await connection.scalar(
+        insert(Round)
+        .values(
+            user_id=user.id,
+            table_id=ONLINE_TABLE,
+            state=OPEN,
+            bet=bet,
+            rules=rules_json,
+            seed_id=seed_id,
+            client_seed=client_seed,
+            nonce=nonce,
+            actions=[],
+            steps=0,
+            created_at=now,
+            updated_at=now,
+        )
+        .returning(Round.id)
+    )
+    assert round_id is not None
+    hold = hold_account(round_id)
+    await connection.execute(
+        insert(LedgerAccount).values(id=hold, kind=HOLD, balance=0, created_at=now)
+    )
+    movements = [Movement(user.account_id, hold, bet, "stake")]
+    row = Round(
+        id=round_id,
+        user_id=user.id,
+        table_id=ONLINE_TABLE,
+        state=OPEN,
+        bet=bet,
+        rules=rules_json,
+        seed_id=seed_id,
+        client_seed=client_seed,
+        nonce=nonce,
+        actions=[],
+        steps=0,
+        net=None,
+        created_at=now,
+        updated_at=now,
+        settled_at=None,
+        void_reason=None,
+    )
+    if game.is_settled:
+        movements += _settlement(game, round_id, user.account_id)
+        row.state, row.net, row.settled_at = SETTLED, game.boxes[0].net, now
+    try:
+        balances = await ledger.post(connection, movements, now, round_id)
+    except InsufficientBalanceError:
+        raise unprocessable(f"a bet of {bet} is more than the balance") from None
+    if row.state != OPEN:
+        await connection.execute(
+            update(Round)
+            .where(Round.id == round_id)
+            .values(state=row.state, net=row.net, settled_at=now)
+        )
+    await connection.execute(
+        update(FairnessSeed).where(FairnessSeed.id == seed_id).values(used_at=now)
+    )
+    await connection.execute(update(User).where(User.id == user.id).values(nonce=nonce + 1))
+    # The next round's commitment (the one just used was the only one pending).
+    following = make_seed()
+    await connection.execute(
+        insert(FairnessSeed).values(
+            user_id=user.id, server_seed=following, commitment=commitment(following), created_at=now
+        )
+    )
+    events = _event_rows(round_id, game, 0, 0, now)
+    await _insert_events(connection, round_id, events)
+    seed = FairnessSeed(
+        id=seed_id, user_id=user.id, server_seed=server_seed, commitment=seed_commitment
+    )
+    return Loaded(row, game, seed, events), balances[user.account_id]
+
+
+async def _load_for_step(connection: AsyncConnection, round_id: int, steps: int) -> Loaded:
+    """Read a whole round (row, seed, events) and replay it: a game not kept in memory.
+
+    The round must still be at the step read before (on PostgreSQL each statement sees what
+    was committed by then): one that moved on meanwhile is a conflict, never replayed further.
+    """
+    found = (await connection.execute(select(Round).where(Round.id == round_id))).first()
+    if found is None:  # pragma: no cover - read just before in the same transaction
+        raise not_found(f"round {round_id}")
+    row = Round(**found._asdict())
+    if row.steps != steps or row.state != OPEN:
+        raise conflict(f"round {round_id} moved on meanwhile; read it again")
+    seed_row = (
+        await connection.execute(select(FairnessSeed).where(FairnessSeed.id == row.seed_id))
+    ).first()
+    if seed_row is None:
+        raise ReplayError(f"round {row.id}: its server seed is missing")
+    loaded = replay(row, FairnessSeed(**seed_row._asdict()))
+    stored = await connection.execute(
+        select(RoundEvent.seq, RoundEvent.step, RoundEvent.at, RoundEvent.data)
+        .where(RoundEvent.round_id == round_id)
+        .order_by(RoundEvent.seq)
+    )
+    loaded.events = [(seq, step, at, data) for seq, step, at, data in stored]
+    return loaded
+
+
+async def act_step(
+    connection: AsyncConnection,
     user: User,
     round_id: int,
     text: object,
     expected_step: object,
     now: float,
     games: dict[int, Loaded] | None = None,
-) -> Loaded:
-    """Apply one decision of the round's player, with its money, as one step."""
-    row = await load_own(session, user, round_id)
+) -> tuple[Loaded, int]:
+    """Apply one decision of the round's player, with its money, as one step of few
+    statements. Returns the round after it and the player's balance.
+
+    One read (the round's version and owner, the player's balance), the decision applied to
+    the game in memory, then the writes: the round row under its version guard (its new
+    version, decisions and, if it settles, its result), the money (one guarded ``UPDATE`` per
+    account touched and the transfers), the new events.
+    """
+    found = (
+        await connection.execute(_ACT_READ, {"round_id": round_id, "account": user.account_id})
+    ).first()
+    if found is None or found[0] != user.id:
+        raise not_found(f"round {round_id}")  # another player's round is not to be seen at all
+    _owner, state, steps, seed_id, available = found
     if not isinstance(text, str):
         raise unprocessable(f"an action is a string like 'hit', got {text!r}")
-    if row.state != OPEN:
-        raise conflict(f"round {round_id} is {row.state}; no action is possible")
-    if expected_step is not None and expected_step != row.steps:
-        raise conflict(
-            f"stale action: round {round_id} is at step {row.steps}, not {expected_step}"
-        )
+    if state != OPEN:
+        raise conflict(f"round {round_id} is {state}; no action is possible")
+    if expected_step is not None and expected_step != steps:
+        raise conflict(f"stale action: round {round_id} is at step {steps}, not {expected_step}")
     try:
         action = Action.parse(text)
     except TwentyOneError as error:
         raise unprocessable(str(error)) from None
     # A game this process left at exactly this step (put there only after its step committed,
-    # taken out before use) saves dealing and replaying it again.
+    # taken out before use) saves reading, dealing and replaying it again.
     cached = games.pop(round_id, None) if games is not None else None
     try:
-        if cached is not None and cached.row.steps == row.steps and cached.seed.id == row.seed_id:
-            loaded = Loaded(row, cached.game, cached.seed)
+        if cached is not None and cached.row.steps == steps and cached.seed.id == seed_id:
+            loaded = cached
         else:
-            loaded = await rebuild(session, row)
+            loaded = await _load_for_step(connection, round_id, steps)
     except ReplayError as error:
         raise conflict(
             f"round {round_id} cannot continue ({error}); an operator will void it"
         ) from None
-    game = loaded.game
+    row, game = loaded.row, loaded.game
     try:
         game.verify(action)
     except TwentyOneError as error:
         raise unprocessable(str(error)) from None
     extra = extra_stake(game, action)
-    step = row.steps + 1
+    if extra > available:
+        raise unprocessable(f"{action.text} needs {extra} more than the balance holds")
+    # The step in memory first (the game is this request's own: taken out of the cache, it
+    # is dropped if anything below fails), then one write of each kind.
+    step = steps + 1
+    first = len(game.events)
+    game.act(action)
+    actions = [*row.actions, action.text]
+    values: dict[str, Any] = {"steps": step, "updated_at": now, "actions": actions}
+    if game.is_settled:
+        values.update(state=SETTLED, net=game.boxes[0].net, settled_at=now)
     # The optimistic version: if another request took this step first, nothing here applies.
-    claimed = await session.execute(
-        update(Round)
-        .where(Round.id == row.id, Round.steps == row.steps, Round.state == OPEN)
-        .values(steps=step, updated_at=now, actions=[*row.actions, action.text])
-        .execution_options(synchronize_session=False)
+    claimed = await connection.execute(
+        _ACT_WRITE_SETTLED if game.is_settled else _ACT_WRITE,
+        {"round_id": round_id, "seen": steps, **{f"new_{key}": v for key, v in values.items()}},
     )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+    if claimed.rowcount != 1:
         raise conflict(f"round {round_id} moved on meanwhile; read it again")
-    # The row now holds what was written (no second read, no second UPDATE at flush).
-    set_committed_value(row, "steps", step)
-    set_committed_value(row, "updated_at", now)
-    set_committed_value(row, "actions", [*row.actions, action.text])
+    movements: list[Movement] = []
     if extra:
+        movements.append(
+            Movement(user.account_id, hold_account(round_id), extra, action.kind.value)
+        )
+    if game.is_settled:
+        movements += _settlement(game, round_id, user.account_id)
+    if movements:
         try:
-            await ledger.transfer(
-                session,
-                user.account_id,
-                hold_account(row.id),
-                extra,
-                action.kind.value,
-                now,
-                row.id,
-            )
+            balances = await ledger.post(connection, movements, now, round_id)
         except InsufficientBalanceError:
             raise unprocessable(
                 f"{action.text} needs {extra} more than the balance holds"
             ) from None
-    first = len(game.events)
-    game.act(action)
-    await _store_events(session, row, game, first, step, now)
-    if game.is_settled:
-        await _settle_money(session, row, game, user.account_id, now)
-    await session.flush()
-    return loaded
+        available = balances.get(user.account_id, available)
+    events = _event_rows(round_id, game, first, step, now)
+    await _insert_events(connection, round_id, events)
+    for name, value in values.items():
+        setattr(row, name, value)
+    loaded.events = [*loaded.events, *events]
+    return loaded, int(available)
 
 
 async def void(
@@ -487,7 +675,7 @@ def legal_actions(game: HouseRound, available: int) -> list[str]:
 
 def round_view(
     loaded: Loaded,
-    events: list[RoundEvent],
+    events: list[StoredEvent],
     available: int,
     operator: bool = False,
 ) -> dict[str, Any]:
@@ -524,13 +712,8 @@ def round_view(
         "nonce": row.nonce,
         "created_at": row.created_at,
         "events": [
-            {
-                "seq": e.seq,
-                "step": e.step,
-                "at": e.at,
-                **(e.data if settled or operator else _mask(e.data)),
-            }
-            for e in events
+            {"seq": seq, "step": step, "at": at, **(data if settled or operator else _mask(data))}
+            for seq, step, at, data in events
         ],
     }
     if row.state == SETTLED:
@@ -558,22 +741,13 @@ def record(loaded: Loaded) -> FairnessRecord:
     )
 
 
-def dealt_events(loaded: Loaded, now: float) -> list[RoundEvent]:
-    """The events of a round just dealt, as stored (without reading them back)."""
-    return [
-        RoundEvent(round_id=loaded.row.id, seq=seq, step=0, at=now, data=event.to_json())
-        for seq, event in enumerate(loaded.game.events)
-    ]
-
-
-async def events_of(session: AsyncSession, round_id: int) -> list[RoundEvent]:
-    return list(
-        (
-            await session.scalars(
-                select(RoundEvent).where(RoundEvent.round_id == round_id).order_by(RoundEvent.seq)
-            )
-        ).all()
+async def events_of(session: AsyncSession, round_id: int) -> list[StoredEvent]:
+    stored = await session.execute(
+        select(RoundEvent.seq, RoundEvent.step, RoundEvent.at, RoundEvent.data)
+        .where(RoundEvent.round_id == round_id)
+        .order_by(RoundEvent.seq)
     )
+    return [(seq, step, at, data) for seq, step, at, data in stored]
 
 
 async def view_of(

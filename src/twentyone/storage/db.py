@@ -63,7 +63,9 @@ def make_engine(url: str, schema: str | None = None, pool_size: int = 20) -> Asy
         kwargs["connect_args"] = {"server_settings": settings}
         kwargs["pool_size"] = pool_size
         kwargs["max_overflow"] = pool_size
-    engine = create_async_engine(full, **kwargs)
+    # Every use of a connection ends its transaction (``begin()`` blocks), so the pool's
+    # rollback on return would be a second, empty one: a round trip per request saved.
+    engine = create_async_engine(full, pool_reset_on_return=None, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
