@@ -356,48 +356,29 @@ async def deal_step(
     # Draw before writing: the deal itself cannot fail after this.
     cards = shoe_cards(server_seed, client_seed, nonce, rules.decks)
     game = HouseRound.deal(rules, [bet], ScriptedShoe(cards))
-    round_id = await connection.scalar(
-        insert(Round)
-        .values(
-            user_id=user.id,
-            table_id=ONLINE_TABLE,
-            state=OPEN,
-            bet=bet,
-            rules=rules_json,
-            seed_id=seed_id,
-            client_seed=client_seed,
-            nonce=nonce,
-            actions=[],
-            steps=0,
-            created_at=now,
-            updated_at=now,
-        )
-        .returning(Round.id)
-    )
+    columns: dict[str, Any] = {
+        "user_id": user.id,
+        "table_id": ONLINE_TABLE,
+        "state": OPEN,
+        "bet": bet,
+        "rules": rules_json,
+        "seed_id": seed_id,
+        "client_seed": client_seed,
+        "nonce": nonce,
+        "actions": [],
+        "steps": 0,
+        "created_at": now,
+        "updated_at": now,
+    }
+    round_id = await connection.scalar(insert(Round).values(**columns).returning(Round.id))
     assert round_id is not None
     hold = hold_account(round_id)
     await connection.execute(
         insert(LedgerAccount).values(id=hold, kind=HOLD, balance=0, created_at=now)
     )
     movements = [Movement(user.account_id, hold, bet, "stake")]
-    row = Round(
-        id=round_id,
-        user_id=user.id,
-        table_id=ONLINE_TABLE,
-        state=OPEN,
-        bet=bet,
-        rules=rules_json,
-        seed_id=seed_id,
-        client_seed=client_seed,
-        nonce=nonce,
-        actions=[],
-        steps=0,
-        net=None,
-        created_at=now,
-        updated_at=now,
-        settled_at=None,
-        void_reason=None,
-    )
+    # The row as stored (kept in memory for the round's next steps), not read back.
+    row = Round(id=round_id, **columns, net=None, settled_at=None, void_reason=None)
     if game.is_settled:
         movements += _settlement(game, round_id, user.account_id)
         row.state, row.net, row.settled_at = SETTLED, game.boxes[0].net, now
