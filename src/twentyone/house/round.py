@@ -491,6 +491,22 @@ class Round:
             total -= box.net
         return total
 
+    def staked(self) -> int:
+        """Everything the boxes have put into the round: every hand's stake and every insurance."""
+        return sum(hand.stake for box in self.boxes for hand in box.hands) + sum(
+            box.insurance for box in self.boxes
+        )
+
+    def stake_of(self, action: Action) -> int:
+        """The money ``action`` adds to the round if the box to act takes it (a double or a
+        split: the box's bet; insurance: its amount; anything else: nothing)."""
+        kind = action.kind
+        if kind is _ACTIONKIND_INSURANCE:
+            return action.amount or 0
+        if kind is _ACTIONKIND_DOUBLE or kind is _ACTIONKIND_SPLIT:
+            return self.boxes[self.box_index].bet
+        return 0
+
     def to_act(self) -> tuple[Actor, ...]:
         """The box to act, ``(CHANCE,)`` when a card must be dealt, ``()`` once settled."""
         if self.awaiting_card:

@@ -194,21 +194,6 @@ def replay(row: Round, seed: FairnessSeed) -> Loaded:
     return Loaded(row, game, seed)
 
 
-def staked(game: HouseRound) -> int:
-    """Everything the player has put into the round: every hand's stake and the insurance."""
-    box = game.boxes[0]
-    return sum(hand.stake for hand in box.hands) + box.insurance
-
-
-def extra_stake(game: HouseRound, action: Action) -> int:
-    """What ``action`` adds to the round's stakes (doubling and splitting add the bet)."""
-    if action.kind in (ActionKind.DOUBLE, ActionKind.SPLIT):
-        return game.boxes[0].bet
-    if action.kind is ActionKind.INSURANCE:
-        return action.amount or 0
-    return 0
-
-
 async def load_own(session: AsyncSession, user: User, round_id: int) -> Round:
     row = await session.get(Round, round_id)
     if row is None or row.user_id != user.id:
@@ -282,7 +267,7 @@ _INSERT_EVENTS = insert(RoundEvent)
 def _settlement(game: HouseRound, round_id: int, account: str) -> list[Movement]:
     """The transfers that pay out a settled round: the hold account back to zero, the house
     takes or pays the rest (the same movements as :func:`_settle_money`)."""
-    stakes = staked(game)
+    stakes = game.staked()
     payout = stakes + game.boxes[0].net
     hold = hold_account(round_id)
     if payout >= stakes:
@@ -488,7 +473,7 @@ async def act_step(
         game.verify(action)
     except TwentyOneError as error:
         raise unprocessable(str(error)) from None
-    extra = extra_stake(game, action)
+    extra = game.stake_of(action)
     if extra > available:
         raise unprocessable(f"{action.text} needs {extra} more than the balance holds")
     # The step in memory first (the game is this request's own: taken out of the cache, it
@@ -586,9 +571,9 @@ async def check_stored(session: AsyncSession, row: Round) -> Loaded:
     if list(stored) != replayed:
         raise ReplayError(f"round {row.id}: its stored events differ from the replay")
     held = await ledger.balance(session, hold_account(row.id))
-    if held != staked(loaded.game):
+    if held != loaded.game.staked():
         raise ReplayError(
-            f"round {row.id}: its hold account carries {held}, the stakes are {staked(loaded.game)}"
+            f"round {row.id}: its hold account carries {held}, the stakes are {loaded.game.staked()}"
         )
     if loaded.game.is_settled:
         raise ReplayError(f"round {row.id}: stored open but its decisions settle it")

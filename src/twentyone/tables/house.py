@@ -185,22 +185,11 @@ class HouseTable:
 
     def staked(self) -> int:
         """Money the current round has taken: every hand's stake and every insurance."""
-        round_ = self.round
-        if round_ is None:
-            return 0
-        return sum(hand.stake for box in round_.boxes for hand in box.hands) + sum(
-            box.insurance for box in round_.boxes
-        )
+        return 0 if self.round is None else self.round.staked()
 
     def cost(self, action: Action) -> int:
         """The money ``action`` adds to the round (a double or split: the box's bet)."""
-        round_ = self._current()
-        box = round_.boxes[round_.box_index]
-        if action.kind is ActionKind.INSURANCE:
-            return action.amount or 0
-        if action.kind in (ActionKind.DOUBLE, ActionKind.SPLIT):
-            return box.bet
-        return 0
+        return self._current().stake_of(action)
 
     def legal_actions(self) -> list[Action]:
         """The round's legal actions that the bankroll can pay for (insurance: any amount)."""
