@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from twentyone.money import format_money
 from twentyone.rules import (
     Double,
     EnhcLoses,
@@ -18,11 +19,6 @@ from twentyone.rules import (
     Ties,
     format_ratio,
 )
-
-
-def _money(minor: int) -> str:
-    return f"{minor // 100:,}.{minor % 100:02d}"
-
 
 #: Games that are not house-banked rounds are described by their own summaries, not by the
 #: house options (doubling, insurance...) that do not exist in them.
@@ -102,5 +98,5 @@ def describe(rules: Rules) -> list[str]:
     )
     lines.append("ties push" if rules.ties is Ties.PUSH else "ties go to the dealer")
     boxes = "one box" if rules.max_boxes == 1 else f"up to {rules.max_boxes} boxes"
-    lines.append(f"bets {_money(rules.min_bet)} to {_money(rules.max_bet)}, {boxes}")
+    lines.append(f"bets {format_money(rules.min_bet)} to {format_money(rules.max_bet)}, {boxes}")
     return lines

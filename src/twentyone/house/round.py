@@ -65,6 +65,7 @@ from twentyone.errors import (
     InvalidRulesError,
     ShoeExhaustedError,
     TwentyOneError,
+    shown,
 )
 from twentyone.hand import BLACKJACK_TOTAL, HandValue, is_soft, value_of
 from twentyone.house.actions import (
@@ -705,7 +706,7 @@ class Round:
             if candidate is action and action.kind is not _ACTIONKIND_INSURANCE:
                 return
         if not isinstance(action, Action):
-            raise IllegalActionError(f"an action is an Action, not {_shown(action)}")
+            raise IllegalActionError(f"an action is an Action, not {shown(action)}")
         reason = self._refusal(action)
         if reason is _SETTLED:
             raise NotYourTurnError(
@@ -716,13 +717,13 @@ class Round:
 
     def _check_seat(self, seat: object) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise NotYourTurnError(f"a seat is a box number, not {_shown(seat)}")
+            raise NotYourTurnError(f"a seat is a box number, not {shown(seat)}")
         to_act = self._seat_to_act()
         if seat != to_act:
             if to_act is None:
                 now = "a card must be dealt" if self.awaiting_card else "the round is settled"
-                raise NotYourTurnError(f"box {_shown(seat)} cannot act: {now}")
-            raise NotYourTurnError(f"box {_shown(seat)} cannot act: it is {self._who()}'s turn")
+                raise NotYourTurnError(f"box {shown(seat)} cannot act: {now}")
+            raise NotYourTurnError(f"box {shown(seat)} cannot act: it is {self._who()}'s turn")
 
     def can_apply(self, seat: int, action: Action) -> bool:
         """Whether :meth:`verify` accepts ``action`` for box ``seat`` now."""
@@ -933,7 +934,7 @@ class Round:
                 raise NotYourTurnError("this round deals from its own shoe: no card is taken")
             raise NotYourTurnError(_NO_CARD_NEEDED.format(who=self.pending_decision()))
         if not isinstance(card, Card):
-            raise InvalidCardError(f"a card is a Card, not {_shown(card)}")
+            raise InvalidCardError(f"a card is a Card, not {shown(card)}")
         cards = self.cards_dealt()
         decks = self.rules.decks
         if decks is not None and sum(1 for c in cards if c == card) >= decks:
@@ -1013,16 +1014,16 @@ class Round:
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.boxes)
         ):
-            raise IllegalActionError(f"no box {_shown(seat)} at this round")
+            raise IllegalActionError(f"no box {shown(seat)} at this round")
         aces_high = self.rules.aces_high
         visible = [
             card if index != 1 or self.hole_card_revealed else None
             for index, card in enumerate(self.dealer)
         ]
-        shown = [card.value for card in visible if card is not None]
+        visible_values = [card.value for card in visible if card is not None]
         dealer = {
             "cards": [None if card is None else str(card) for card in visible],
-            "value": _value_json(value_of(shown, aces_high)) if shown else None,
+            "value": _value_json(value_of(visible_values, aces_high)) if visible_values else None,
         }
         boxes = []
         for box in self.boxes:
@@ -1088,7 +1089,7 @@ class Round:
         played again, so a state the rules cannot reach does not load). Anything malformed is a
         :class:`~twentyone.protocol.GameStateError`."""
         if not isinstance(data, dict):
-            raise GameStateError(f"a house round state is an object, not {_shown(data)}")
+            raise GameStateError(f"a house round state is an object, not {shown(data)}")
         expected = {
             "game",
             "version",
@@ -1109,11 +1110,11 @@ class Round:
                 f" these differ: {', '.join(wrong)[:200]}"
             )
         if data["game"] != GAME_NAME:
-            raise GameStateError(f"not a house round state (game {_shown(data['game'])})")
+            raise GameStateError(f"not a house round state (game {shown(data['game'])})")
         version = data["version"]
         if type(version) is not int or version != STATE_VERSION:
             raise GameStateError(
-                f"unknown house round state version {_shown(version)} (this reads {STATE_VERSION})"
+                f"unknown house round state version {shown(version)} (this reads {STATE_VERSION})"
             )
         try:
             saved_rules = data["rules"]
@@ -1144,7 +1145,7 @@ class Round:
         actual = ["chance" if actor is CHANCE else actor for actor in round_.to_act()]
         if written != actual:
             raise GameStateError(
-                f"the saved round says {_shown(written)} acts, but its steps give {actual}"
+                f"the saved round says {shown(written)} acts, but its steps give {actual}"
             )
         return round_
 
@@ -1315,7 +1316,7 @@ def _replay(
 def check_house_rules(rules: Rules) -> None:
     """Raise :class:`InvalidRulesError` for rules the house round does not play."""
     if type(rules) is not Rules:
-        raise InvalidRulesError(f"rules must be a Rules value, not {_shown(rules)}")
+        raise InvalidRulesError(f"rules must be a Rules value, not {shown(rules)}")
     if rules.five_card_hand is not _FIVECARDHAND_NONE:
         raise InvalidRulesError(
             "five-card hands are an Exchange Blackjack rule; the house round does not use them"
@@ -1335,31 +1336,18 @@ def check_bets(rules: Rules, bets: Sequence[int]) -> None:
         and type(bets) is not tuple
         and (isinstance(bets, str | bytes) or not isinstance(bets, Sequence))
     ):
-        raise BetError(f"bets are a list of whole numbers of minor units, not {_shown(bets)}")
+        raise BetError(f"bets are a list of whole numbers of minor units, not {shown(bets)}")
     if not 1 <= len(bets) <= rules.max_boxes:
         allowed = "one box" if rules.max_boxes == 1 else f"1 to {rules.max_boxes} boxes"
         raise BetError(f"this table takes {allowed}, got {len(bets)}")
     for index, bet in enumerate(bets):
         if not isinstance(bet, int) or isinstance(bet, bool):
-            raise BetError(
-                f"box {index}: a bet is a whole number of minor units, got {_shown(bet)}"
-            )
+            raise BetError(f"box {index}: a bet is a whole number of minor units, got {shown(bet)}")
         if not rules.min_bet <= bet <= rules.max_bet:
             raise BetError(
-                f"box {index}: bet {_shown(bet)} is off the table limits"
+                f"box {index}: bet {shown(bet)} is off the table limits"
                 f" {rules.min_bet}..{rules.max_bet}"
             )
-
-
-def _shown(value: object) -> str:
-    """A value for an error message, bounded (a 10,000-digit int cannot even be printed)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**18:
-        return "a huge number"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # a Fraction of huge numbers, a self-nested list
-        return f"a {type(value).__name__} too large to show"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _check_time(value: object, what: str) -> float:
@@ -1370,7 +1358,7 @@ def _check_time(value: object, what: str) -> float:
         or (isinstance(value, int) and abs(value) > 10**15)
         or not math.isfinite(value)
     ):
-        raise ClockError(f"{what} must be a finite number of seconds, not {_shown(value)}")
+        raise ClockError(f"{what} must be a finite number of seconds, not {shown(value)}")
     return float(value)
 
 
@@ -1378,18 +1366,18 @@ def _check_decision_seconds(value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidRulesError(f"decision_seconds must be a number or None, not {_shown(value)}")
+        raise InvalidRulesError(f"decision_seconds must be a number or None, not {shown(value)}")
     if not (0 < value <= MAX_DECISION_SECONDS):  # NaN fails this too
         raise InvalidRulesError(
             f"decision_seconds must be more than 0 and at most {MAX_DECISION_SECONDS:g}"
-            f" (a day), got {_shown(value)}"
+            f" (a day), got {shown(value)}"
         )
     return float(value)
 
 
 def _bounded_list(value: object, what: str) -> list[object]:
     if not isinstance(value, list):
-        raise GameStateError(f"{what} must be a list, not {_shown(value)}")
+        raise GameStateError(f"{what} must be a list, not {shown(value)}")
     if len(value) > _MAX_SAVED_STEPS:
         raise GameStateError(
             f"{what} holds {len(value)} items; a round has at most {_MAX_SAVED_STEPS}"
@@ -1401,14 +1389,14 @@ def _int_list(value: object, what: str) -> list[int]:
     numbers: list[int] = []
     for item in _bounded_list(value, what):
         if isinstance(item, bool) or not isinstance(item, int):
-            raise GameStateError(f"{what} must hold whole numbers, not {_shown(item)}")
+            raise GameStateError(f"{what} must hold whole numbers, not {shown(item)}")
         numbers.append(item)
     return numbers
 
 
 def _text(value: object, what: str) -> str:
     if not isinstance(value, str) or len(value) > 40:
-        raise GameStateError(f"{what} must be a short string, not {_shown(value)}")
+        raise GameStateError(f"{what} must be a short string, not {shown(value)}")
     return value
 
 
