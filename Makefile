@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run play test lint install bench
+.PHONY: run play test lint install bench vendor
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,3 +41,8 @@ test: lint
 
 bench: $(TEST_STAMP)
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done
+
+# Refetch the web interface's libraries from the npm registry and check them against
+# src/twentyone/web/vendor/lock.json (integrity and each file's sha256); see tools/vendor.py.
+vendor: | $(BIN)/python
+	$(BIN)/python tools/vendor.py

@@ -98,8 +98,9 @@ async def _seed_players(db_url: str, count: int) -> list[str]:
     import hashlib
     import secrets
 
-    from twentyone.server.app import Server, open_player
+    from twentyone.server.app import open_player
     from twentyone.server.config import ServerConfig, fast_hasher
+    from twentyone.server.context import Server
     from twentyone.storage.models import AuthToken
 
     server = Server(ServerConfig(db_url=db_url, hasher=fast_hasher(), recover_at_start=False))

@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cards",
             "hand",
             "rules",
+            "rule_options",
             "presets",
             "randomness",
             "shoe",

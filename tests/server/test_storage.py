@@ -38,7 +38,7 @@ async def test_migrations_build_exactly_the_models(database: dict[str, Any]) -> 
             version = (
                 await connection.execute(text("select version_num from alembic_version"))
             ).scalar()
-            assert version == "0001"
+            assert version == "0002"  # the newest migration (v0002_casino_tables)
         await migrate(engine)  # running it again at the next start-up changes nothing
         await downgrade(engine)  # and the downgrade undoes it
         async with engine.connect() as connection:

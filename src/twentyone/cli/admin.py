@@ -18,8 +18,9 @@ from twentyone.storage.db import DEFAULT_URL, StorageError, async_url
 async def _create_operator(db_url: str, name: str, password: str | None) -> str:
     from sqlalchemy import select
 
-    from twentyone.server.app import Server, check_password, name_key, open_player
+    from twentyone.server.app import check_password, open_player
     from twentyone.server.config import ServerConfig
+    from twentyone.server.context import Server, name_key
     from twentyone.server.errors import ApiError
     from twentyone.storage.models import OperatorAction, User
 

@@ -47,4 +47,13 @@ def serve(host: str, port: int, db_url: str, secure_cookies: bool, log_level: st
 
     app = create_app(ServerConfig(db_url=db_url, secure_cookies=secure_cookies))
     click.echo(f"twentyone: serving on http://{host}:{port} (database {db_url})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    # No per-message deflate: frames are small JSON, and compressing each table frame once per
+    # socket undid encoding it once for all (the largest cost in bench/casino_table.py's profile).
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        ws_per_message_deflate=False,
+    )

@@ -11,34 +11,47 @@ does not match the schema is a 422 of the same shape (never a 500).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import hashlib
-import json
 import logging
-import re
 import secrets
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Path, Query, Request, Response
+from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from twentyone import __version__
 from twentyone.errors import TwentyOneError
 from twentyone.fairness import FairnessError, check_client_seed
-from twentyone.server import online
+from twentyone.server import admin, casino, hints, lab, online, records, testing, web
 from twentyone.server.config import ServerConfig
+from twentyone.server.context import (
+    NAME_PATTERN,
+    PAGE_MAX,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    SESSION_COOKIE,
+    Cursor,
+    Operator,
+    Player,
+    RoundId,
+    Server,
+    TableId,
+    json_response,
+    name_key,
+    page_limit,
+    token_hash,
+)
 from twentyone.server.errors import ApiError, conflict, not_found, unprocessable
+from twentyone.server.worker import AnalysisWorker
 from twentyone.storage import ledger
-from twentyone.storage.db import is_sqlite, make_engine, migrate, session_maker
 from twentyone.storage.models import (
     CUSTOMER,
     EXTERNAL_ACCOUNT,
@@ -52,17 +65,9 @@ from twentyone.storage.models import (
 
 log = logging.getLogger("twentyone.server")
 
-SESSION_COOKIE = "twentyone_session"
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
-PASSWORD_MIN, PASSWORD_MAX = 8, 256
-PAGE_MAX = 100
-#: How long a checked token is trusted without reading it again (a sign-out in this process
-#: forgets it at once; another process's sign-out is seen within this time).
-TOKEN_CACHE_SECONDS = 30.0
-TOKEN_CACHE_SIZE = 10_000
-GAME_CACHE_SIZE = 10_000
-#: Database connections one process uses at most (PostgreSQL; the pool's size and overflow).
-POOL_CONNECTIONS = 40
+#: The parts of the API beside this module's own routes, installed in this order.
+ROUTERS = (hints, records, lab, casino, admin, testing, web)
+
 #: Not a hash of any password: verified against when the name is unknown (same time spent).
 _DUMMY_PASSWORD = "not a password of anyone"
 
@@ -105,162 +110,6 @@ class TableBody(Body):
 
 
 # ----------------------------------------------------------------------- the server
-class Server:
-    """What every request needs: the engine, the sessions, the settings, the write lock."""
-
-    def __init__(self, config: ServerConfig) -> None:
-        self.config = config
-        self.engine: AsyncEngine = make_engine(
-            config.db_url, config.db_schema, pool_size=POOL_CONNECTIONS // 2
-        )
-        self.sessions: async_sessionmaker[AsyncSession] = session_maker(self.engine)
-        self._write_lock = asyncio.Lock() if is_sqlite(self.engine) else None
-        #: PostgreSQL: requests queue here, first come first served, for one of the pool's
-        #: connections (the pool's own wait is not fair: under load some requests waited
-        #: ten seconds while later ones were served).
-        self._slots = None if is_sqlite(self.engine) else asyncio.Semaphore(POOL_CONNECTIONS)
-        self.recovered: dict[str, list[int]] = {"resumed": [], "voided": []}
-        #: token hash -> (its account as last read, valid until): saves two reads a request.
-        #: Only the account's id, name, role and ledger account are read from it.
-        self.token_cache: dict[str, tuple[User, float]] = {}
-        #: Open rounds as this process left them after their last committed step.
-        self.games: dict[int, online.Loaded] = {}
-
-    def keep_game(self, loaded: online.Loaded) -> None:
-        if loaded.row.state != "open":
-            self.games.pop(loaded.row.id, None)
-            return
-        if len(self.games) >= GAME_CACHE_SIZE:
-            self.games.clear()
-        self.games[loaded.row.id] = loaded
-
-    def now(self) -> float:
-        return self.config.clock.now()
-
-    async def start(self) -> None:
-        await migrate(self.engine)
-        async with self.write() as session:
-            now = self.now()
-            await ledger.ensure_house_accounts(session, now)
-            await online.ensure_default_table(session, now)
-        if self.config.recover_at_start:
-            async with self.write() as session:
-                self.recovered = await online.recover(session, self.now())
-            if self.recovered["voided"]:
-                log.warning("voided unreadable rounds at start-up: %s", self.recovered["voided"])
-
-    async def stop(self) -> None:
-        await self.engine.dispose()
-
-    @contextlib.asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncSession]:
-        """One transaction that writes: committed when the block ends, rolled back on error."""
-        lock = self._write_lock or self._slots
-        if lock is not None:
-            await lock.acquire()
-        try:
-            async with self.sessions() as session, session.begin():
-                yield session
-        finally:
-            if lock is not None:
-                lock.release()
-
-    @contextlib.asynccontextmanager
-    async def write_connection(self) -> AsyncIterator[AsyncConnection]:
-        """:meth:`write` on a plain connection (Core statements, no ORM): the hot path."""
-        lock = self._write_lock or self._slots
-        if lock is not None:
-            await lock.acquire()
-        try:
-            async with self.engine.begin() as connection:
-                yield connection
-        finally:
-            if lock is not None:
-                lock.release()
-
-    @contextlib.asynccontextmanager
-    async def read(self) -> AsyncIterator[AsyncSession]:
-        slots = self._slots
-        if slots is not None:
-            await slots.acquire()
-        try:
-            async with self.sessions() as session, session.begin():
-                yield session
-        finally:
-            if slots is not None:
-                slots.release()
-
-
-def _json_response(content: Any, status_code: int = 200) -> Response:
-    """A JSON answer encoded once, straight from the dict (FastAPI's generic path validates
-    and walks the returned dict before encoding it: a third of a round view's cost)."""
-    return Response(
-        json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode(),
-        status_code=status_code,
-        media_type="application/json",
-    )
-
-
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def name_key(name: str) -> str:
-    return name.casefold()
-
-
-def _page_limit(limit: int) -> int:
-    if not 1 <= limit <= PAGE_MAX:
-        raise unprocessable(f"limit must be 1 to {PAGE_MAX}, got {limit}")
-    return limit
-
-
-# ----------------------------------------------------------------- who is asking
-async def current_user(request: Request) -> User:
-    """The account a request acts for: its bearer token, else its session cookie."""
-    server: Server = request.app.state.server
-    header = request.headers.get("authorization", "")
-    token = None
-    if header.lower().startswith("bearer "):
-        token = header[7:].strip()
-    elif SESSION_COOKIE in request.cookies:
-        token = request.cookies[SESSION_COOKIE]
-    if not token:
-        raise ApiError(401, "sign in first: a bearer token or a session cookie is needed")
-    hashed = _token_hash(token)
-    now = server.now()
-    cached = server.token_cache.get(hashed)
-    if cached is not None and cached[1] > now:
-        return cached[0]
-    async with server.read() as session:
-        found = await session.get(AuthToken, hashed)
-        if found is None or (found.expires_at is not None and found.expires_at < now):
-            raise ApiError(401, "the token or session is not valid (sign in again)")
-        user = await session.get(User, found.user_id)
-    if user is None:  # pragma: no cover - foreign key
-        raise ApiError(401, "the token or session is not valid (sign in again)")
-    if len(server.token_cache) >= TOKEN_CACHE_SIZE:
-        server.token_cache.clear()
-    until = now + TOKEN_CACHE_SECONDS
-    if found.expires_at is not None:
-        until = min(until, found.expires_at)
-    server.token_cache[hashed] = (user, until)
-    return user
-
-
-async def current_operator(user: Annotated[User, Depends(current_user)]) -> User:
-    if user.role != "operator":
-        raise ApiError(403, "this needs an operator account")
-    return user
-
-
-#: Ids in paths and cursors: what a 32-bit database integer holds (a larger one is a 422).
-MAX_ID = 2**31 - 1
-RoundId = Annotated[int, Path(ge=1, le=MAX_ID)]
-Cursor = Annotated[int | None, Query(ge=1, le=MAX_ID)]
-TableId = Annotated[str, Path(pattern="^[a-z0-9_-]{1,32}$")]
-Player = Annotated[User, Depends(current_user)]
-Operator = Annotated[User, Depends(current_operator)]
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -307,7 +156,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         now = server.now()
         session.add(
             AuthToken(
-                token_hash=_token_hash(token),
+                token_hash=token_hash(token),
                 user_id=user.id,
                 kind=kind,
                 created_at=now,
@@ -340,10 +189,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return user
 
     # ------------------------------------------------------------------------ lobby
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def lobby() -> str:
-        return _LOBBY
-
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:
         return {"ok": True, "version": __version__}
@@ -388,9 +233,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def sign_out(request: Request, response: Response) -> Response:
         token = request.cookies.get(SESSION_COOKIE)
         if token:
-            server.token_cache.pop(_token_hash(token), None)
+            server.token_cache.pop(token_hash(token), None)
             async with server.write() as session:
-                found = await session.get(AuthToken, _token_hash(token))
+                found = await session.get(AuthToken, token_hash(token))
                 if found is not None:
                     await session.delete(found)
         response = Response(status_code=204)
@@ -429,7 +274,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """Every transfer of the account, newest first; page on with ``before=next``."""
         async with server.read() as session:
-            items = await ledger.statement(session, user.account_id, _page_limit(limit), before)
+            items = await ledger.statement(session, user.account_id, page_limit(limit), before)
             balance = await ledger.balance(session, user.account_id)
         return {
             "balance": balance,
@@ -478,10 +323,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Bet and deal: the round as its player sees it (no hole card, no server seed)."""
         async with server.write_connection() as connection:
             loaded, available = await online.deal_step(
-                connection, user, body.bet, server.config.server_seeds, server.now()
+                connection,
+                user,
+                body.bet,
+                server.config.server_seeds,
+                server.now(),
+                server.config.card_script,
             )
         server.keep_game(loaded)  # committed: the next step may start from it
-        return _json_response(online.round_view(loaded, loaded.events, available), 201)
+        return json_response(online.round_view(loaded, loaded.events, available), 201)
 
     @app.post(
         "/api/online/rounds/{round_id}/actions", tags=["online"], response_model=dict[str, Any]
@@ -493,7 +343,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 connection, user, round_id, body.action, body.step, server.now(), server.games
             )
         server.keep_game(loaded)  # committed: the next step may start from it
-        return _json_response(online.round_view(loaded, loaded.events, available))
+        return json_response(online.round_view(loaded, loaded.events, available))
 
     @app.get("/api/online/rounds/{round_id}", tags=["online"])
     async def get_round(round_id: RoundId, user: Player) -> dict[str, Any]:
@@ -519,19 +369,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"rounds": items, "next": rows[-1].id if len(rows) == limit else None}
 
     # -------------------------------------------------------------------- operators
-    async def _record(
-        session: AsyncSession, operator: User, action: str, target: str, details: dict[str, Any]
-    ) -> None:
-        session.add(
-            OperatorAction(
-                operator_id=operator.id,
-                at=server.now(),
-                action=action,
-                target=target,
-                details=details,
-            )
-        )
-        await session.flush()
+    _record = server.record_operator_action
 
     @app.get("/api/admin/rounds/{round_id}", tags=["operators"])
     async def admin_round(round_id: RoundId, operator: Operator) -> dict[str, Any]:
@@ -670,6 +508,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         ]
         return {"actions": items, "next": rows[-1].id if len(rows) == limit else None}
 
+    # The other parts of the API, each a module with install(app, server); the web interface's
+    # pages last, so that no page path hides an API route.
+    server.add_service("analysis", AnalysisWorker(server.config.analysis_processes))
+    for part in ROUTERS:
+        part.install(app, server)
     return app
 
 
@@ -762,13 +605,3 @@ def _first_problem(errors: Any) -> str:
         message = str(problem.get("msg", "invalid"))
         return f"{where}: {message}" if where else message
     return "the request is malformed"
-
-
-_LOBBY = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>twentyone</title></head>
-<body><h1>twentyone</h1>
-<p>The platform is running. Online Blackjack is played over the API: see
-<a href="/docs">the API documentation</a> (OpenAPI at <a href="/openapi.json">/openapi.json</a>).</p>
-</body></html>
-"""

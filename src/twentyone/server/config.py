@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 
+from twentyone.cards import Card
 from twentyone.clock import Clock
 from twentyone.fairness import new_client_seed, new_server_seed
 from twentyone.storage.db import DEFAULT_URL
@@ -32,6 +33,33 @@ def fast_hasher() -> PasswordHash:
     return PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
 
 
+class CardScript:
+    """Test-only card injection: cards to deal instead of the seeded shoe, per table.
+
+    Each :meth:`push` queues one deck order (a round's cards for Online, a shoe's top cards
+    for a Casino table); the table takes the oldest with :meth:`take` when it next deals or
+    shuffles. Only Python code can make one: ``twentyone serve`` has no option, setting or
+    environment variable that creates it, so a production server always deals from the
+    seeded CSPRNG (``ServerConfig.card_script`` is None).
+
+    >>> from twentyone.cards import parse_cards
+    >>> script = CardScript()
+    >>> script.push("online", parse_cards("AS TD"))
+    >>> [str(card) for card in script.take("online") or []], script.take("online")
+    (['AS', 'TD'], None)
+    """
+
+    def __init__(self) -> None:
+        self._queues: dict[str, list[list[Card]]] = {}
+
+    def push(self, table: str, cards: Sequence[Card]) -> None:
+        self._queues.setdefault(table, []).append(list(cards))
+
+    def take(self, table: str) -> list[Card] | None:
+        queue = self._queues.get(table)
+        return queue.pop(0) if queue else None
+
+
 @dataclass
 class ServerConfig:
     db_url: str = DEFAULT_URL
@@ -52,3 +80,7 @@ class ServerConfig:
     secure_cookies: bool = False
     #: Run start-up recovery (replay every open round, void what cannot be replayed).
     recover_at_start: bool = True
+    #: Processes of the analysis worker (exact analysis and simulations off the event loop).
+    analysis_processes: int = 1
+    #: Test-only card injection (see :class:`CardScript`); also enables ``/api/test/...``.
+    card_script: CardScript | None = None

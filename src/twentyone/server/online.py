@@ -30,6 +30,7 @@ from twentyone.house.round import Round as HouseRound
 from twentyone.ledger.errors import InsufficientBalanceError
 from twentyone.presets import preset
 from twentyone.rules import Rules, overrides_from_json, rules_from_json
+from twentyone.server.config import CardScript
 from twentyone.server.errors import conflict, not_found, unprocessable
 from twentyone.shoe import ScriptedShoe
 from twentyone.storage import ledger
@@ -54,6 +55,8 @@ from twentyone.storage.models import (
 ONLINE_TABLE = "online"
 #: Cards drawn for an infinite-deck table (no two-hand round can use more).
 _INFINITE_DRAW = 64
+#: Scripted deals remembered at most (tests only; see ``_SCRIPTED_DEALS``).
+_SCRIPTED_DEALS_MAX = 10_000
 
 
 # ------------------------------------------------------------------------------- tables
@@ -140,10 +143,21 @@ async def pending_seed(
     return seed
 
 
+#: Test-only: the rounds dealt from a :class:`CardScript` (their seeds, client seed and nonce ->
+#: the scripted cards on top of their shoe), so that replaying such a round deals it again as
+#: it was dealt. Filled only by :func:`deal_step` given a card script, which a production
+#: server never has: there it stays empty. (Keyed by the seeds: a test server whose seeds
+#: repeat another's in the same process would replay that one's scripted cards.)
+_SCRIPTED_DEALS: dict[tuple[str, str, int], list[Card]] = {}
+
+
 def shoe_cards(server_seed: str, client_seed: str, nonce: int, decks: int | None) -> list[Card]:
     if decks is None:
-        return infinite_cards(server_seed, client_seed, nonce, _INFINITE_DRAW)
-    return shuffled_shoe(server_seed, client_seed, nonce, decks)
+        seeded = infinite_cards(server_seed, client_seed, nonce, _INFINITE_DRAW)
+    else:
+        seeded = shuffled_shoe(server_seed, client_seed, nonce, decks)
+    scripted = _SCRIPTED_DEALS.get((server_seed, client_seed, nonce))
+    return seeded if scripted is None else [*scripted, *seeded]
 
 
 # ------------------------------------------------------------------------------ rounds
@@ -302,7 +316,12 @@ async def _insert_events(
 
 
 async def deal_step(
-    connection: AsyncConnection, user: User, bet: object, make_seed: Any, now: float
+    connection: AsyncConnection,
+    user: User,
+    bet: object,
+    make_seed: Any,
+    now: float,
+    script: CardScript | None = None,
 ) -> tuple[Loaded, int]:
     """Take the bet and deal a new round from the player's committed seed, settling it if it
     ends at once, as one step of few statements. Returns the round and the player's balance.
@@ -310,7 +329,7 @@ async def deal_step(
     One read (the player's row locked, his balance, his open round, his committed seed, the
     table), then the writes: the guarded stake debit, the round, its hold account (born with
     its stake), the seed marked used, the nonce, the next commitment, the transfers, the
-    events.
+    events. ``script`` (tests only): cards pushed for the Online table are dealt first.
     """
     if type(bet) is not int:
         raise unprocessable(f"a bet is a whole number of minor units, got {bet!r}")
@@ -338,6 +357,11 @@ async def deal_step(
             )
             .returning(FairnessSeed.id)
         )
+    scripted = script.take(ONLINE_TABLE) if script is not None else None
+    if scripted is not None:  # tests only: these cards on top, the seeded shoe under them
+        if len(_SCRIPTED_DEALS) >= _SCRIPTED_DEALS_MAX:
+            _SCRIPTED_DEALS.clear()
+        _SCRIPTED_DEALS[(server_seed, client_seed, nonce)] = scripted
     # Draw before writing: the deal itself cannot fail after this.
     cards = shoe_cards(server_seed, client_seed, nonce, rules.decks)
     game = HouseRound.deal(rules, [bet], ScriptedShoe(cards))

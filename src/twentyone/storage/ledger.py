@@ -32,10 +32,12 @@ from twentyone.storage.models import (
     HOUSE_ACCOUNT,
     OPEN,
     VOID,
+    CasinoRoundRow,
     LedgerAccount,
     OperatorAction,
     Round,
     Transfer,
+    casino_hold_account,
     hold_account,
 )
 
@@ -337,6 +339,13 @@ async def audit(session: AsyncSession) -> dict[str, Any]:
         held = by_account.get(hold_account(round_id), 0)
         if state != OPEN and held != 0:
             problems.append(f"round {round_id} is {state} but its hold account carries {held}")
+    casino_rounds = (await session.execute(select(CasinoRoundRow.id, CasinoRoundRow.state))).all()
+    for round_id, state in casino_rounds:
+        held = by_account.get(casino_hold_account(round_id), 0)
+        if state != OPEN and held != 0:
+            problems.append(
+                f"casino round {round_id} is {state} but its hold account carries {held}"
+            )
     open_rounds = (
         await session.execute(
             select(Round.id, Round.user_id, Round.bet, Round.steps).where(Round.state == OPEN)
@@ -349,7 +358,18 @@ async def audit(session: AsyncSession) -> dict[str, Any]:
             )
         )
     ).all()
-    holds = sum(balance for account, balance in by_account.items() if account.startswith("round:"))
+    holds = sum(
+        balance
+        for account, balance in by_account.items()
+        if account.startswith(("round:", "casino:"))
+    )
+    casino_voids = (
+        await session.execute(
+            select(CasinoRoundRow.id, CasinoRoundRow.void_reason, CasinoRoundRow.settled_at).where(
+                CasinoRoundRow.state == VOID
+            )
+        )
+    ).all()
     actions = await session.scalar(select(func.count()).select_from(OperatorAction))
     return {
         "balanced": not problems,
@@ -362,5 +382,13 @@ async def audit(session: AsyncSession) -> dict[str, Any]:
             for r in open_rounds
         ],
         "voids": [{"id": v.id, "reason": v.void_reason, "at": v.settled_at} for v in voids],
+        "casino_open_rounds": [
+            {"id": round_id, "held": by_account.get(casino_hold_account(round_id), 0)}
+            for round_id, state in casino_rounds
+            if state == OPEN
+        ],
+        "casino_voids": [
+            {"id": v.id, "reason": v.void_reason, "at": v.settled_at} for v in casino_voids
+        ],
         "operator_actions": int(actions or 0),
     }

@@ -222,3 +222,107 @@ class OperatorAction(Base):
     action: Mapped[str] = mapped_column(String(64))
     target: Mapped[str] = mapped_column(String(128))
     details: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+# ------------------------------------------------------------------ live Casino tables
+#: Casino table statuses: open, closing (after the round in play), closed.
+TABLE_OPEN, TABLE_CLOSING, TABLE_CLOSED = "open", "closing", "closed"
+
+
+class CasinoTableRow(Base):
+    """A live Casino table: its settings and its runner's whole saved state (one JSON, written
+    with every step in the step's transaction; ``twentyone.tables.casino.CasinoTable``)."""
+
+    __tablename__ = "casino_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    #: Rule overrides on the casino preset (the limits are their own columns).
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    min_bet: Mapped[int] = mapped_column(BigInteger)
+    max_bet: Mapped[int] = mapped_column(BigInteger)
+    betting_seconds: Mapped[float] = mapped_column(Float)
+    decision_seconds: Mapped[float] = mapped_column(Float)
+    pause_seconds: Mapped[float] = mapped_column(Float)
+    #: The table's client seed (set by the operator: no one player steers shared cards).
+    client_seed: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    #: The runner's state (holds the current shoe's seed: never shown as such).
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: The runner's step: bumped by every change of the table.
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        CheckConstraint("status in ('open', 'closing', 'closed')", name="known_status"),
+    )
+
+
+class CasinoShoeRow(Base):
+    """One shoe of a Casino table: its server seed committed when shuffled, revealed (to the
+    players of its rounds) once ``retired_at`` is set."""
+
+    __tablename__ = "casino_shoes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("casino_tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    client_seed: Mapped[str] = mapped_column(String(64))
+    decks: Mapped[int] = mapped_column(Integer)
+    cut_card: Mapped[int] = mapped_column(Integer)
+    #: Test-only card injection put cards on top (never in production): it will not verify.
+    scripted: Mapped[bool] = mapped_column(default=False)
+    cards_dealt: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[float] = mapped_column(Float)
+    retired_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+
+class CasinoRoundRow(Base):
+    """One round at a Casino table. Its stakes sit in the hold account ``casino:{id}``
+    (:func:`casino_hold_account`) while it is open; ``record`` is the whole settled round."""
+
+    __tablename__ = "casino_rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("casino_tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(16))
+    shoe_id: Mapped[int | None] = mapped_column(ForeignKey("casino_shoes.id"), nullable=True)
+    #: Index in the shoe of the round's first card (set when it is dealt).
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    house_net: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    settled_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    void_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+
+    __table_args__ = (
+        CheckConstraint("state in ('open', 'settled', 'void')", name="known_state"),
+        UniqueConstraint("table_id", "number"),
+        Index(None, "state"),
+    )
+
+
+class CasinoRoundBox(Base):
+    """A box a player bet on in a Casino round (his history is found through these)."""
+
+    __tablename__ = "casino_round_boxes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("casino_rounds.id"))
+    box: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    bet: Mapped[int] = mapped_column(BigInteger)
+    net: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+    __table_args__ = (UniqueConstraint("round_id", "box"), Index(None, "user_id", "round_id"))
+
+
+def casino_hold_account(round_id: int) -> str:
+    """The ledger account holding a Casino round's stakes."""
+    return f"casino:{round_id}"

@@ -1,0 +1,303 @@
+// The operators' back office: this module is the dashboard (/admin) and also holds what every
+// operator page shares (the frame with its tabs and the "operators only" guard, a dense sortable
+// table, loading helpers, money and time formats), imported by the other admin-*.js pages.
+import { html, useState, useEffect, useCallback, useMemo } from "../js/lib.js";
+import { get, ApiError } from "../js/api.js";
+import { me } from "../js/session.js";
+import { ErrorLine, Money, formatMoney } from "../js/ui.js";
+
+const TABS = [
+  { path: "/admin", label: "Dashboard", key: "dashboard" },
+  { path: "/admin/tables", label: "Tables", key: "tables" },
+  { path: "/admin/rounds", label: "Rounds", key: "rounds" },
+  { path: "/admin/accounts", label: "Accounts", key: "accounts" },
+  { path: "/admin/audit", label: "Audit", key: "audit" },
+];
+
+// ------------------------------------------------------------------------------ formats
+/** Minor units as "1,234.50" (ui.js's format); a missing amount as a dash. */
+export function money(amount, { signed = false } = {}) {
+  return amount === null || amount === undefined ? "\u2014" : formatMoney(amount, { signed });
+}
+
+/** "12.50" or "12" -> 1250 minor units (a string parsed by its digits: never a float); null if bad. */
+export function parseMoney(text) {
+  const match = /^\s*(\d{1,12})(?:\.(\d{1,2}))?\s*$/.exec(String(text));
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] || "0").padEnd(2, "0"));
+}
+
+const pad = (n) => String(n).padStart(2, "0");
+
+/** Server epoch seconds as "2027-01-15 08:00:00" in the browser's time zone. */
+export function when(at) {
+  if (at === null || at === undefined) return "\u2014";
+  const d = new Date(at * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A datetime-local input's value ("2027-01-15T08:00") as epoch seconds, or null. */
+export function epochOf(localValue) {
+  if (!localValue) return null;
+  const ms = new Date(localValue).getTime();
+  return Number.isFinite(ms) ? ms / 1000 : null;
+}
+
+/** Epoch seconds as a datetime-local input's value. */
+export function localValue(at) {
+  if (at === null || at === undefined || at === "") return "";
+  const d = new Date(Number(at) * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export { Money };
+
+const STATE_WORDS = { open: "Open", settled: "Settled", void: "Void" };
+
+/** An Online round view's state ("player", "insurance", ... while open) as open/settled/void. */
+export function roundState(state) {
+  return state === "settled" || state === "void" ? state : state ? "open" : "unknown";
+}
+
+export function StateBadge({ state }) {
+  const plain = roundState(state);
+  return html`<span class=${`adm-badge ${plain}`}>${STATE_WORDS[plain] || plain}</span>`;
+}
+
+// ------------------------------------------------------------------------------ loading
+/** Runs `load` (async) when `deps` change: {data, error, loading, reload}. */
+export function useLoad(load, deps) {
+  const [state, setState] = useState({ data: undefined, error: null, loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, error: null, loading: false }),
+      (error) => live && setState({ data: undefined, error, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+/** GET that answers null for a 404 (a part of the API another release adds, e.g. Casino). */
+export async function getOptional(path) {
+  try {
+    return await get(path);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** A query string from the set values of an object. */
+export function queryString(params) {
+  const parts = Object.entries(params)
+    .filter(([, v]) => v !== null && v !== undefined && v !== "")
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+export function Problem({ error }) {
+  if (!error) return null;
+  const text = error instanceof ApiError && error.status === 403 ? "Operators only: this account may not see it." : error.message || String(error);
+  return html`<${ErrorLine} error=${text} />`;
+}
+
+// ------------------------------------------------------------------------------ the frame
+/** Every operator page: the guard (signed in as an operator), the tabs, the title. */
+export function AdminFrame({ active, title, subtitle, actions, children }) {
+  const user = me.value;
+  return html`<link rel="stylesheet" href="/static/css/admin.css" />
+    <div class="adm">
+      ${user &&
+      user.role === "operator" &&
+      html`<nav class="adm-tabs" aria-label="Operator pages">
+        <span class="adm-mark" aria-hidden="true">Back office</span>
+        ${TABS.map(
+          (tab) => html`<a href=${tab.path} class=${tab.key === active ? "current" : ""} aria-current=${tab.key === active ? "page" : undefined}>${tab.label}</a>`,
+        )}
+      </nav>`}
+      ${user === undefined && html`<p class="adm-note">Loading\u2026</p>`}
+      ${user !== undefined &&
+      (!user || user.role !== "operator") &&
+      html`<section class="adm-denied" role="alert">
+        <h1>Operators only</h1>
+        <p>These pages are for the casino's operators. ${user ? html`The account <strong>${user.name}</strong> is a player's.` : html`<a href="/login">Sign in</a> with an operator account.`}</p>
+        <p><a href="/">Back to the lobby</a></p>
+      </section>`}
+      ${user &&
+      user.role === "operator" &&
+      html`<header class="adm-head">
+          <div>
+            <h1>${title}</h1>
+            ${subtitle && html`<p class="adm-sub">${subtitle}</p>`}
+          </div>
+          ${actions && html`<div class="adm-head-actions">${actions}</div>`}
+        </header>
+        ${children}`}
+    </div>`;
+}
+
+/** Is the signed-in user an operator (so a page may start loading)? */
+export function isOperator() {
+  const user = me.value;
+  return Boolean(user && user.role === "operator");
+}
+
+// ------------------------------------------------------------------------------ the table
+function compare(a, b) {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return 1;
+  if (b === null || b === undefined) return -1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b), "en", { numeric: true });
+}
+
+/**
+ * A dense back-office table. columns: [{key, label, value?(row) for sorting, render?(row),
+ * num?: right-aligned, sort?: false}]; clicking a header sorts by it (again: the other way).
+ * `onRow(row)` makes rows clickable (each row's first cell holds its link for the keyboard);
+ * on phones each row is a card of `phoneColumns` label/value columns.
+ */
+export function DataTable({ columns, rows, rowKey = (r) => r.id, onRow, label, empty = "Nothing to show.", sortable = true, rowClass, phoneColumns = 2 }) {
+  const [sort, setSort] = useState({ key: null, down: true });
+  const sorted = useMemo(() => {
+    if (!sort.key) return rows;
+    const column = columns.find((c) => c.key === sort.key);
+    const value = column.value || ((r) => r[column.key]);
+    const out = [...rows].sort((a, b) => compare(value(a), value(b)));
+    return sort.down ? out.reverse() : out;
+  }, [rows, sort, columns]);
+  const toggle = (key) => setSort((s) => ({ key, down: s.key === key ? !s.down : true }));
+  return html`<div class="adm-table-wrap">
+    <table class="adm-table" aria-label=${label} style=${`--adm-cols: ${phoneColumns}`}>
+      <thead>
+        <tr>
+          ${columns.map((c) => {
+            const on = sort.key === c.key;
+            const aria = on ? (sort.down ? "descending" : "ascending") : undefined;
+            return html`<th scope="col" class=${c.num ? "num" : ""} aria-sort=${aria}>
+              ${sortable && c.sort !== false
+                ? html`<button type="button" class="adm-sort" onClick=${() => toggle(c.key)}>${c.label}<span class="adm-arrow" aria-hidden="true">${on ? (sort.down ? "\u25BE" : "\u25B4") : ""}</span></button>`
+                : c.label}
+            </th>`;
+          })}
+        </tr>
+      </thead>
+      <tbody>
+        ${sorted.length === 0 && html`<tr class="adm-empty"><td colspan=${columns.length}>${empty}</td></tr>`}
+        ${sorted.map(
+          (row) => html`<tr
+            key=${rowKey(row)}
+            class=${`${onRow ? "clickable" : ""} ${rowClass ? rowClass(row) : ""}`}
+            onClick=${onRow ? (event) => !event.target.closest("a,button") && onRow(row) : undefined}
+          >
+            ${columns.map((c) => html`<td class=${c.num ? "num" : ""} data-label=${c.label}>${c.render ? c.render(row) : row[c.key] ?? "\u2014"}</td>`)}
+          </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export function Stat({ label, value, tone, href, note }) {
+  const body = html`<span class="adm-stat-label">${label}</span><span class="adm-stat-value">${value}</span>${note && html`<span class="adm-stat-note">${note}</span>`}`;
+  return href
+    ? html`<a class=${`adm-stat ${tone || ""}`} href=${href}>${body}</a>`
+    : html`<div class=${`adm-stat ${tone || ""}`}>${body}</div>`;
+}
+
+export function Section({ title, children, actions, id }) {
+  return html`<section class="adm-section" aria-labelledby=${id}>
+    <div class="adm-section-head"><h2 id=${id}>${title}</h2>${actions}</div>
+    ${children}
+  </section>`;
+}
+
+/** The void columns shared by the dashboard and the audit. */
+export const VOID_COLUMNS = [
+  { key: "at", label: "Voided", render: (v) => when(v.at) },
+  {
+    key: "round",
+    label: "Round",
+    value: (v) => v.round ?? v.target,
+    render: (v) =>
+      v.round && v.kind !== "other"
+        ? html`<a href=${`/admin/rounds/${v.kind}/${v.round}`}>#${v.round}</a> <span class=${`adm-kind ${v.kind}`}>${v.kind}</span>`
+        : html`<code>${v.target}</code>`,
+  },
+  { key: "player", label: "Player" },
+  { key: "table", label: "Table" },
+  { key: "reason", label: "Reason", render: (v) => html`<span class="adm-reason">${v.reason || "\u2014"}</span>` },
+  { key: "by", label: "By", render: (v) => v.by || html`<em class="adm-muted">the server</em>` },
+  { key: "refunded", label: "Refunded", num: true, render: (v) => money(v.refunded) },
+];
+
+// ------------------------------------------------------------------------------ the dashboard
+export default function AdminDashboard() {
+  const operator = isOperator();
+  const audit = useLoad(() => (operator ? get("/api/admin/audit") : Promise.resolve(null)), [operator]);
+  const voids = useLoad(() => (operator ? get("/api/admin/voids?limit=5") : Promise.resolve(null)), [operator]);
+  const casino = useLoad(() => (operator ? getOptional("/api/admin/casino/tables") : Promise.resolve(null)), [operator]);
+  const a = audit.data;
+  const customers = a ? a.accounts.filter((x) => x.kind === "customer") : [];
+  const inAccounts = customers.reduce((sum, x) => sum + x.balance, 0);
+  const house = a ? a.accounts.find((x) => x.kind === "house") : null;
+  const casinoTables = Array.isArray(casino.data) ? casino.data : casino.data && casino.data.tables;
+  return html`<${AdminFrame}
+    active="dashboard"
+    title="Operations"
+    subtitle="The state of the books at a glance"
+    actions=${html`<button type="button" class="btn btn-secondary" onClick=${() => (audit.reload(), voids.reload())}>Refresh</button>`}
+  >
+    <${Problem} error=${audit.error} />
+    ${audit.loading && !a && html`<p class="adm-note">Checking the books\u2026</p>`}
+    ${a &&
+    html`<div class="adm-stats" data-testid="dashboard-stats">
+        <${Stat}
+          label="Books"
+          value=${a.balanced ? "\u2713 Balanced" : `\u2717 ${a.problems.length} problem${a.problems.length === 1 ? "" : "s"}`}
+          tone=${a.balanced ? "good" : "bad"}
+          href="/admin/audit"
+          note=${a.balanced ? "all four checks pass" : a.problems[0]}
+        />
+        <${Stat} label="Open rounds" value=${a.open_rounds.length} href="/admin/rounds?state=open" note=${`${money(a.held)} held`} tone=${a.open_rounds.length ? "warn" : ""} />
+        <${Stat} label="Voids" value=${a.voids.length} href="/admin/audit#voids" note="with their reasons" />
+        <${Stat} label="Players' money" value=${money(inAccounts)} href="/admin/accounts" note=${`${customers.length} accounts`} />
+        <${Stat} label="House result" value=${house ? money(house.balance, { signed: true }) : "\u2014"} note="play money, all games" />
+        <${Stat} label="Operator actions" value=${a.operator_actions.toLocaleString("en-US")} note="every request recorded" />
+      </div>
+      <div class="adm-grid-2">
+        <${Section} title="Open rounds" id="dash-open" actions=${html`<a href="/admin/rounds?state=open">Search \u2192</a>`}>
+          <${DataTable}
+            label="Open rounds"
+            phoneColumns=${3}
+            rows=${a.open_rounds.slice(0, 8)}
+            empty="No round is open."
+            columns=${[
+              { key: "id", label: "Round", render: (r) => html`<a href=${`/admin/rounds/online/${r.id}`}>#${r.id}</a>` },
+              { key: "steps", label: "Steps", num: true },
+              { key: "held", label: "Held", num: true, render: (r) => money(r.held) },
+            ]}
+          />
+        <//>
+        <${Section} title="Latest voids" id="dash-voids" actions=${html`<a href="/admin/audit#voids">All \u2192</a>`}>
+          <${Problem} error=${voids.error} />
+          ${voids.data && html`<${DataTable} label="Latest voids" rows=${voids.data.voids} columns=${VOID_COLUMNS.filter((c) => c.key !== "by" && c.key !== "table")} empty="No void yet." />`}
+        <//>
+      </div>
+      <${Section} title="Go to" id="dash-links">
+        <div class="adm-links">
+          <a href="/admin/tables"><strong>Tables</strong><span>Online configuration${casinoTables ? `, ${casinoTables.length} Casino table${casinoTables.length === 1 ? "" : "s"}` : ""}</span></a>
+          <a href="/admin/rounds"><strong>Rounds</strong><span>Search by player, table, time, state; replay any round</span></a>
+          <a href="/admin/accounts"><strong>Accounts</strong><span>Balances, holds, statements</span></a>
+          <a href="/admin/audit"><strong>Audit</strong><span>Every check, every balance, voids</span></a>
+        </div>
+      <//>`}
+  <//>`;
+}

@@ -1,0 +1,1 @@
+"""Browser tests of the web interface (headless Debian Chromium through Playwright)."""
