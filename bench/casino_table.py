@@ -9,23 +9,32 @@ compact basic strategy (never insurance) the moment it is its turn, reacting to 
 its own stream as a browser does.
 
 Measured, for every bet and decision: the time from sending the request to the moment the LAST
-spectator has received the frame showing that step (the first frame whose ``step`` is at least
-the step the answer names): p50, p99 and max, against the target p99 < 100 ms; and frames per
-second over all spectators. Clients and server share this machine's cores; a spectator's
-receive time includes the client process's own work on the frames before it (200 sockets read
-by one Python process), so the figure is an upper bound of the server's part.
+spectator has received the frame showing that step (the first frame whose ``seq`` is at least
+the step the answer names): p50, p99 and max, against the target p99 < 100 ms; the time to the
+HTTP answer (``answer_ms``); frames per second over all spectators; and the CPU of the server,
+of the bots' process and of the spectators' processes, apart. A spectator keeps only the
+arrival time and the step of each frame (read from the frame's head, ``{"type":"state",
+"seq":N,``, not by decoding the whole frame), and the spectators run in ``--client-processes``
+child processes (default 1; 0: in the bots' own loop), so that reading 200 sockets neither
+delays the bots nor is delayed by them. Clients and server still share this machine's cores:
+a spectator's receive time includes its process's own work on the frames before it, so the
+figure is an upper bound of the server's part.
 
 Bounded: ``--rounds`` settled rounds or ``--seconds``, whichever comes first (the spectators
-connect before the clock starts). ``--short`` is the test's mode (20 spectators, 2 rounds).
-``--profile DIR`` runs the server under cProfile (``DIR/casino-table.prof``; read it with
-``python -m pstats``) to see where the time goes when the target is missed.
+connect before the clock starts), then at most 5 s for the last frames. ``--short`` is the
+test's mode (20 spectators, 2 rounds). ``--profile DIR`` runs the server under cProfile
+(``DIR/casino-table.prof``; read it with ``python -m pstats``) to see where the time goes.
 
-Found with ``--profile`` (200 spectators): most of the server's time goes to compressing
-each frame once per socket (permessage-deflate, which browsers always offer and uvicorn
-accepts by default), not to the table; ``--compression none`` measures without it.
+Found with ``--profile`` (200 spectators): with permessage-deflate (which browsers always
+offer and uvicorn accepts by default) most of the server's time goes to compressing each frame
+once per socket; ``--compression none`` measures without it. Without it, the time goes to the
+per-socket sends (Starlette -> uvicorn -> the socket: one task wake and one write each) and to
+the bets' burst (seven transactions and seven fan-outs); docs/casino-live.md, "Load test",
+has the figures before and after what was done about both.
 
 Prints one JSON object. Run: ``python bench/casino_table.py [--spectators 200] [--rounds 20]
-[--seconds 60] [--pause 0.2] [--short] [--profile DIR] [--compression deflate|none]``.
+[--seconds 60] [--pause 0.2] [--short] [--profile DIR] [--compression deflate|none]
+[--client-processes 1]``.
 """
 
 from __future__ import annotations
@@ -139,6 +148,7 @@ class Sent:
     kind: str  # "bet" or "action"
     at: float
     step: int
+    answered: float  # when its HTTP answer came (the server committed it before)
 
 
 @dataclass
@@ -186,7 +196,8 @@ class Bot:
             if answer.status_code >= 400:
                 self.run.error(kind, f"{answer.status_code} {answer.text}")
                 return
-            self.run.sent.append(Sent(kind, at, int(answer.json()["step"])))
+            answered = time.perf_counter()
+            self.run.sent.append(Sent(kind, at, int(answer.json()["step"]), answered))
         except httpx.HTTPError as error:
             self.run.error(kind, repr(error))
         finally:
@@ -527,6 +538,8 @@ async def bench(
         # From sending a bet or a decision to the last spectator holding the frame of its step.
         "to_last_spectator_ms": summary,
         "by_request": {kind: _summary(values) for kind, values in latency.items()},
+        # From sending it to its HTTP answer (committed; the frame is queued before it).
+        "answer_ms": _summary([sent.answered - sent.at for sent in run.sent]),
         "target_p99_ms": TARGET_P99_MS,
         "meets_target": bool(every) and summary["p99"] < TARGET_P99_MS,
         "frames": frames,

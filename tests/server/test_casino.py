@@ -672,3 +672,70 @@ async def test_an_unreadable_table_is_voided_and_refunded(casino: Casino) -> Non
         actions = (await session.scalars(select(OperatorAction))).all()
         assert any(a.action == "void" and a.details["refunded"] == 4000 for a in actions)
     await ann.aclose()
+
+
+# -- bursts: steps waiting on a table's lock are written together ----------------------------
+async def _burst(casino: Casino, bodies: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """Bets sent while the table's lock is held: they wait on it together."""
+    runtime = casino.service.tables[TABLE]
+    clients = {name: casino.client(name) for name, _ in bodies}
+    async with runtime.lock:
+        sent = [
+            asyncio.create_task(clients[name].post(f"/api/casino/tables/{TABLE}/bets", json=body))
+            for name, body in bodies
+        ]
+        while len(runtime.pending) < len(bodies):  # each has reached the lock
+            await asyncio.sleep(0)
+    answers = await asyncio.gather(*sent)
+    for client in clients.values():
+        await client.aclose()
+    return answers
+
+
+async def _three_seated(casino: Casino) -> tuple[Any, int, int]:
+    for box, name in enumerate(("ann", "bob", "cyd"), 1):
+        client = await casino.player(name)
+        await _ok(await client.post(f"/api/casino/tables/{TABLE}/seats", json={"box": box}), 201)
+        await client.aclose()
+    watcher = casino.socket(f"/api/casino/tables/{TABLE}/stream")
+    seq = (await watcher.frame())["seq"]
+    async with casino.client("ann") as ann:
+        number = (await _state(ann))["round"]
+    return watcher, seq, number
+
+
+async def test_a_burst_of_bets_is_one_transaction_and_one_frame(casino: Casino) -> None:
+    names = ("ann", "bob", "cyd")
+    watcher, seq, number = await _three_seated(casino)
+    answers = await _burst(
+        casino,
+        [(n, {"box": b, "amount": 100 * b, "round": number}) for b, n in enumerate(names, 1)],
+    )
+    assert [a.status_code for a in answers] == [201, 201, 201]
+    frame = await watcher.frame()
+    assert frame["seq"] == seq + 3  # three steps, one frame
+    assert [e["step"] for e in frame["events"] if e["type"] == "bet"] == [seq + 1, seq + 2, seq + 3]
+    assert frame["event"] == frame["events"][-1]
+    assert [box["bet"] for box in frame["table"]["boxes"][:3]] == [100, 200, 300]
+    assert [await casino.balance(n) for n in names] == [GRANT - 100, GRANT - 200, GRANT - 300]
+    await casino.audit()
+    await watcher.close()
+
+
+async def test_a_refusal_in_a_burst_is_only_its_own(casino: Casino) -> None:
+    watcher, seq, number = await _three_seated(casino)
+    answers = await _burst(
+        casino,
+        [
+            ("ann", {"box": 1, "amount": 100, "round": number}),
+            ("bob", {"box": 2, "amount": 200, "round": number + 5}),  # stale: 409
+            ("cyd", {"box": 3, "amount": 300, "round": number}),
+        ],
+    )
+    assert [a.status_code for a in answers] == [201, 409, 201]
+    frames = await watcher.until(seq + 2)
+    assert [f["seq"] for f in frames] == [seq + 1, seq + 2]  # one by one after the refusal
+    assert [box["bet"] for box in frames[-1]["table"]["boxes"][:3]] == [100, 0, 300]
+    assert await casino.balance("bob") == GRANT
+    await casino.audit()
+    await watcher.close()

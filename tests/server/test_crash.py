@@ -186,7 +186,11 @@ def test_sigkill_mid_round_then_resume_and_void_corrupted(tmp_path: Path) -> Non
         statement = bob.get("/api/me/statement").json()["transfers"]
         assert statement[0]["reason"] == "void refund" and statement[0]["amount"] == 1000
         # And bob can play on.
-        assert bob.post("/api/online/rounds", json={"bet": 100}).status_code == 201
+        new_round = bob.post("/api/online/rounds", json={"bet": 100})
+        assert new_round.status_code == 201
+        # The server deals from its CSPRNG here: a natural (his or the dealer's) settles the
+        # round at once, which leaves nothing held.
+        still_open = new_round.json()["state"] != "settled"
         ann.close()
         bob.close()
     finally:
@@ -194,7 +198,9 @@ def test_sigkill_mid_round_then_resume_and_void_corrupted(tmp_path: Path) -> Non
     report = _audit(db)
     assert report["balanced"] and report["total"] == 0
     assert [v["id"] for v in report["voids"]] == [bob_round["id"], cid_round["id"]]
-    assert report["held"] == 100 and len(report["open_rounds"]) == 1  # bob's new round
+    # bob's new round, if it is still open, holds its stake
+    assert report["held"] == (100 if still_open else 0)
+    assert len(report["open_rounds"]) == (1 if still_open else 0)
     assert "start-up" in report["voids"][0]["reason"]
     text = subprocess.run(
         [str(BIN), "audit", "--db", f"sqlite:///{db}"], capture_output=True, text=True, check=False

@@ -489,31 +489,4 @@ def test_two_players_and_a_spectator_share_a_round_with_a_split(
         assert real_errors(page) == []
 
 
-# ------------------------------------------------------------------ the load bench
-@pytest.mark.slow
-def test_the_load_bench_runs_in_its_short_mode() -> None:
-    """bench/casino_table.py --short: a real server, 7 bots, 20 spectators, 2 rounds; one
-    JSON object with the action-to-last-spectator latency (its value is not asserted: this
-    machine's load decides it; the bench's own target is reported in ``meets_target``)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    bench = Path(__file__).resolve().parents[2] / "bench" / "casino_table.py"
-    done = subprocess.run(
-        [sys.executable, str(bench), "--short", "--seconds", "60"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout)
-    assert result["spectators"] == 20 and result["boxes"] == 7
-    assert result["rounds"] == 2, result
-    assert result["errors"] == {}, result
-    assert result["by_request"]["bet"]["count"] >= 14  # 7 boxes bet in each round
-    assert result["by_request"]["action"]["count"] >= 14  # every box decides at least once
-    latency = result["to_last_spectator_ms"]
-    assert 0 < latency["p50"] <= latency["p99"] <= latency["max"]
-    assert result["frames"] > 0 and result["dropped_spectators"] == 0
+# The load bench (bench/casino_table.py --short) is tested in tests/test_bench_casino.py.

@@ -15,13 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Literal, overload
 
-import numpy as np
-
-from twentyone.analysis import kernels
-from twentyone.analysis.dealer_table import BLACKJACK, OUTCOMES, DealerTable, dealer_table
-from twentyone.analysis.engine import prepare
+from twentyone.analysis.dealer_finishes import BLACKJACK, OUTCOMES, dealer_probabilities
 from twentyone.analysis.shoe_counts import (
     LABELS,
     UPCARD_ORDER,
@@ -29,8 +25,18 @@ from twentyone.analysis.shoe_counts import (
     infinite_probabilities,
     label_index,
 )
+from twentyone.analysis.support import check_supported
 from twentyone.errors import InvalidRulesError
 from twentyone.rules import Rules
+
+if TYPE_CHECKING:
+    from twentyone.analysis.dealer_table import DealerTable
+
+# numpy and the compiled kernels are imported only by the exact (fraction) path and for a
+# given shoe (its checks live in the engine): the float distributions of the full shoe, all
+# ``twentyone dealer`` computes, are plain Python (:mod:`~twentyone.analysis.dealer_finishes`,
+# the kernel's operations in the kernel's order, so the same floats), and a process that only
+# wants them does not spend half a second loading numpy and numba.
 
 
 def _upcard_index(upcard: str | int) -> int:
@@ -80,36 +86,40 @@ def dealer_distribution(
     ``dealer_hits_soft_17`` of the rules matter here.
     """
     up = _upcard_index(upcard)
-    setup = prepare(rules, shoe)  # validates rules and shoe
-    table = dealer_table(up, rules.dealer_hits_soft_17)
+    if shoe is None and not exact:
+        check_supported(rules)
+        infinite = rules.decks is None
+        if infinite:
+            counts = [float(p) for p in infinite_probabilities()]
+        else:
+            assert rules.decks is not None
+            counts = [float(count) for count in full_shoe_counts(rules.decks)]
+    else:
+        from twentyone.analysis.engine import prepare
+
+        setup = prepare(rules, shoe)  # validates rules and shoe
+        infinite = setup.infinite
+        counts = [float(count) for count in setup.shoe]
     if exact:
-        results = _exact(table, setup.infinite, [int(c) for c in setup.shoe], up)
+        from twentyone.analysis.dealer_table import dealer_table
+
+        table = dealer_table(up, rules.dealer_hits_soft_17)
+        results = _exact(table, infinite, [int(c) for c in counts], up)
         if no_blackjack:
             kept = 1 - results[BLACKJACK]
             results = [p / kept for p in results]
             results[BLACKJACK] = Fraction(0)
         return dict(zip(OUTCOMES, results, strict=True))
-    counts = setup.shoe.copy()
-    if not setup.infinite:
+    if not infinite:
         if counts[up] < 1:
             raise InvalidRulesError(f"the shoe holds no {LABELS[up]} to show")
         counts[up] -= 1
-    floats = np.zeros(7)
-    kernels.dealer_distribution(
-        counts,
-        setup.infinite,
-        table.sparse_start,
-        table.sparse_index,
-        table.sparse_count,
-        table.orderings,
-        table.outcome,
-        table.size,
-        floats,
-    )
+    floats = dealer_probabilities(counts, infinite, up, rules.dealer_hits_soft_17)
     if no_blackjack:
-        floats = floats / (1.0 - floats[BLACKJACK])
+        no_blackjack_chance = 1.0 - floats[BLACKJACK]
+        floats = [value / no_blackjack_chance for value in floats]
         floats[BLACKJACK] = 0.0
-    return {name: float(value) for name, value in zip(OUTCOMES, floats, strict=True)}
+    return dict(zip(OUTCOMES, floats, strict=True))
 
 
 def _exact(table: DealerTable, infinite: bool, counts: list[int], up: int) -> list[Fraction]:

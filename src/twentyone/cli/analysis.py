@@ -58,14 +58,17 @@ def dealer_command(rules: dict[str, Any], no_blackjack: bool, as_json: bool) -> 
 @reports_bad_input
 def analyze_command(rules: dict[str, Any], exact: bool, split_strategy: str, as_json: bool) -> None:
     """Exact analysis: EV under optimal play, by up card, and under basic strategy."""
-    from twentyone.analysis.exact import exact_expected_return
     from twentyone.analysis.house_edge import analyze
 
     game = build_rules(rules)
     started = time.perf_counter()
     with working("computing the exact analysis..."):
         result = analyze(game, split_strategy)
-        fraction = exact_expected_return(game) if exact else None
+        fraction = None
+        if exact:  # its module is imported only when asked for (start-up time)
+            from twentyone.analysis.exact import exact_expected_return
+
+            fraction = exact_expected_return(game)
     seconds = time.perf_counter() - started
     if as_json:
         out = result.to_json()

@@ -37,7 +37,14 @@ def say_compiling() -> None:
 
 @contextlib.contextmanager
 def compile_notice() -> Iterator[None]:
-    """While the block runs, say :data:`COMPILING` when numba starts compiling a kernel."""
+    """While the block runs, say :data:`COMPILING` when numba starts compiling a kernel.
+
+    Only where numba is loaded already: a command imports its kernels' module before the
+    block (every caller does), and one that computes without numba (``twentyone dealer``)
+    does not load it just to listen (it costs half a second of CPU)."""
+    if "numba" not in sys.modules:
+        yield
+        return
     from numba.core import event
 
     class _Listener(event.Listener):

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from twentyone.cli.errors import reports_bad_input
+from twentyone.cli.preset_figures import stored_figures
 from twentyone.games import GAMES, game
 from twentyone.presets import preset
 from twentyone.rules_text import describe_preset
@@ -35,9 +36,12 @@ def rules_command(preset_name: str | None, as_json: bool) -> None:
             "rules": rules.to_json(),
             "description": describe_preset(entry.name, rules),
         }
-        # Vinte-e-um has no theoretical return: its players bet against each other.
+        # Vinte-e-um has no theoretical return: its players bet against each other. A preset's
+        # figures are stored (computing them loads the analysis: seconds of CPU, for a number
+        # that only changes with the preset's rules; see cli/preset_figures.py).
         if entry.load_figures is not None:
-            out[entry.name].update(entry.load_figures()(rules))
+            figures = stored_figures(entry.name, rules)
+            out[entry.name].update(figures or entry.load_figures()(rules))
     if as_json:
         click.echo(json.dumps(out if preset_name is None else out[preset_name], indent=2))
         return
