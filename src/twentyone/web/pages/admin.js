@@ -248,6 +248,13 @@ export default function AdminDashboard() {
   const customers = a ? a.accounts.filter((x) => x.kind === "customer") : [];
   const inAccounts = customers.reduce((sum, x) => sum + x.balance, 0);
   const house = a ? a.accounts.find((x) => x.kind === "house") : null;
+  // Every open round, Online and Casino, as the money held counts both.
+  const openRounds = a
+    ? [
+        ...a.open_rounds.map((r) => ({ ...r, kind: "online" })),
+        ...(a.casino_open_rounds || []).map((r) => ({ ...r, kind: "casino", steps: null })),
+      ]
+    : [];
   const casinoTables = Array.isArray(casino.data) ? casino.data : casino.data && casino.data.tables;
   return html`<${AdminFrame}
     active="dashboard"
@@ -266,7 +273,7 @@ export default function AdminDashboard() {
           href="/admin/audit"
           note=${a.balanced ? "all four checks pass" : a.problems[0]}
         />
-        <${Stat} label="Open rounds" value=${a.open_rounds.length} href="/admin/rounds?state=open" note=${`${money(a.held)} held`} tone=${a.open_rounds.length ? "warn" : ""} />
+        <${Stat} label="Open rounds" value=${openRounds.length} href="/admin/rounds?state=open" note=${`${money(a.held)} held`} tone=${openRounds.length ? "warn" : ""} />
         <${Stat} label="Voids" value=${a.voids.length} href="/admin/audit#voids" note="with their reasons" />
         <${Stat} label="Players' money" value=${money(inAccounts)} href="/admin/accounts" note=${`${customers.length} accounts`} />
         <${Stat} label="House result" value=${house ? money(house.balance, { signed: true }) : "\u2014"} note="play money, all games" />
@@ -277,11 +284,15 @@ export default function AdminDashboard() {
           <${DataTable}
             label="Open rounds"
             phoneColumns=${3}
-            rows=${a.open_rounds.slice(0, 8)}
+            rows=${openRounds.slice(0, 8)}
             empty="No round is open."
             columns=${[
-              { key: "id", label: "Round", render: (r) => html`<a href=${`/admin/rounds/online/${r.id}`}>#${r.id}</a>` },
-              { key: "steps", label: "Steps", num: true },
+              {
+                key: "id",
+                label: "Round",
+                render: (r) => html`<a href=${`/admin/rounds/${r.kind}/${r.id}`}>${r.kind === "casino" ? "Casino " : ""}#${r.id}</a>`,
+              },
+              { key: "steps", label: "Steps", num: true, render: (r) => (r.steps === null ? "\u2014" : r.steps) },
               { key: "held", label: "Held", num: true, render: (r) => money(r.held) },
             ]}
           />
