@@ -40,7 +40,7 @@ test: lint
 	$(BIN)/python -m pytest -n 2
 
 bench: $(TEST_STAMP)
-	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done
+	@for script in bench/[!_]*.py; do echo "== $$script"; $(BIN)/python $$script; done
 
 # Refetch the web interface's libraries from the npm registry and check them against
 # src/twentyone/web/vendor/lock.json (integrity and each file's sha256); see tools/vendor.py.

@@ -47,7 +47,6 @@ import json
 import os
 import platform
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -60,6 +59,11 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+# The helpers shared with the other load bench, beside this script (also when it is loaded
+# from a test by its path).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _measure import cpu_seconds, free_port, percentile
+
 BIN = Path(sys.executable).parent / "twentyone"
 TABLE = "casino-1"
 BOXES = 7
@@ -67,33 +71,11 @@ OPERATOR, PASSWORD = "bench-operator", "bench-password"
 TARGET_P99_MS = 100.0
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def _summary(values: list[float]) -> dict[str, float | int]:
     return {
         "count": len(values),
-        "p50": round(1000 * _percentile(values, 0.50), 1),
-        "p99": round(1000 * _percentile(values, 0.99), 1),
+        "p50": round(1000 * percentile(values, 0.50), 1),
+        "p99": round(1000 * percentile(values, 0.99), 1),
         "max": round(1000 * max(values, default=0.0), 1),
     }
 
@@ -393,7 +375,7 @@ class WorkerSpectators:
                 raise SystemExit(f"bench/casino_table.py: a spectator process said {line!r}")
 
     def cpu_seconds(self) -> float:
-        return sum(_cpu_seconds(child.pid) for child in self.children)
+        return sum(cpu_seconds(child.pid) for child in self.children)
 
     async def finish(self, last: int) -> list[Spectator]:
         """Every spectator's frames, once each has the frame of ``last`` (or 5 s passed)."""
@@ -461,7 +443,7 @@ async def bench(
         )
         if made.returncode != 0:
             raise SystemExit(f"create-operator failed: {made.stderr.decode()[-500:]}")
-        port = _free_port()
+        port = free_port()
         url = f"http://127.0.0.1:{port}"
         command = [str(BIN), "serve", "--port", str(port), "--db", db, "--log-level", "warning"]
         if profile is not None:
@@ -483,7 +465,7 @@ async def bench(
             bots = [Bot(url, f"bench-bot-{box}", box, run) for box in range(1, BOXES + 1)]
             for bot in bots:  # not timed (password hashing); one at a time: seats in box order
                 await bot.open()
-            server_cpu, driver_cpu = _cpu_seconds(process.pid), time.process_time()
+            server_cpu, driver_cpu = cpu_seconds(process.pid), time.process_time()
             watcher_cpu = workers.cpu_seconds() if workers is not None else 0.0
             begin = time.perf_counter()
             driver = asyncio.create_task(_drive(url, bots, run, rounds))
@@ -498,7 +480,7 @@ async def bench(
             else:
                 await _until_seen(spectators, last)
             elapsed = time.perf_counter() - begin
-            server_cpu = _cpu_seconds(process.pid) - server_cpu
+            server_cpu = cpu_seconds(process.pid) - server_cpu
             driver_cpu = time.process_time() - driver_cpu
             driver.cancel()
             if workers is None:

@@ -28,7 +28,6 @@ import os
 import platform
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,30 +37,13 @@ from typing import Any
 
 import httpx
 
+# The helpers shared with the other load bench, beside this script (also when it is loaded
+# from a test by its path).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _measure import cpu_seconds, free_port, percentile
+
 BIN = Path(sys.executable).parent / "twentyone"
 PG = "postgresql://postgres@127.0.0.1:5432"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def _fresh_pg_database() -> str | None:
@@ -221,7 +203,7 @@ async def _play(
 async def _run(
     db_name: str, db_url: str, clients: int, seconds: float, think_ms: float, profile: Path | None
 ) -> dict[str, Any]:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     tokens = await _seed_players(db_url, clients)
     command = [str(BIN), "serve", "--port", str(port), "--db", db_url, "--log-level", "warning"]
@@ -248,7 +230,7 @@ async def _run(
                 "latency": {},
                 "measured_from": begin + ramp,
             }
-            server_cpu, client_cpu = _cpu_seconds(process.pid), time.process_time()
+            server_cpu, client_cpu = cpu_seconds(process.pid), time.process_time()
             players = (
                 _play(url, token, begin + seconds, stats, think, index)
                 for index, token in enumerate(tokens)
@@ -257,7 +239,7 @@ async def _run(
             await asyncio.wait_for(asyncio.gather(*players), seconds + 60)
             # The window in which requests were started (the last answers come after it).
             elapsed = seconds - ramp
-            server_cpu = _cpu_seconds(process.pid) - server_cpu
+            server_cpu = cpu_seconds(process.pid) - server_cpu
             client_cpu = time.process_time() - client_cpu
         finally:
             process.send_signal(signal.SIGINT)
@@ -283,14 +265,14 @@ async def _run(
         "client_cpu_seconds": round(client_cpu, 1),
         "server_cpu_ms_per_request": round(1000 * server_cpu / max(1, stats["requests_all"]), 1),
         "latency_ms": {
-            "p50": round(1000 * _percentile(every, 0.50), 1),
-            "p99": round(1000 * _percentile(every, 0.99), 1),
+            "p50": round(1000 * percentile(every, 0.50), 1),
+            "p99": round(1000 * percentile(every, 0.99), 1),
             "max": round(1000 * max(every, default=0.0), 1),
         },
         "latency_ms_by_request": {
             kind: {
-                "p50": round(1000 * _percentile(values, 0.50), 1),
-                "p99": round(1000 * _percentile(values, 0.99), 1),
+                "p50": round(1000 * percentile(values, 0.50), 1),
+                "p99": round(1000 * percentile(values, 0.99), 1),
                 "count": len(values),
             }
             for kind, values in sorted(stats["latency"].items())
