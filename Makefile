@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run play test lint install bench vendor
+.PHONY: run play test lint install bench vendor i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,3 +46,21 @@ bench: $(TEST_STAMP)
 # src/twentyone/web/vendor/lock.json (integrity and each file's sha256); see tools/vendor.py.
 vendor: | $(BIN)/python
 	$(BIN)/python tools/vendor.py
+
+# The languages (docs/i18n.md): re-extract the English message ids of the Python code and the
+# web pages into src/twentyone/locale/messages.pot, then merge them into each language's .po
+# (new ids get an empty msgstr for the translators; tests/test_i18n.py fails until filled).
+LOCALES := src/twentyone/locale
+I18N_KEYWORDS := -k _ -k _h -k N_ -k n_:1,2
+i18n: $(STAMP)
+	mkdir -p $(LOCALES)
+	PYTHONPATH=tools $(BIN)/pybabel extract -F babel.cfg --no-default-keywords $(I18N_KEYWORDS) \
+		--sort-by-file --no-wrap --project=twentyone --version=0.1 \
+		--msgid-bugs-address="" --copyright-holder="" -o $(LOCALES)/messages.pot .
+	@for lang in fi tr nb pt_BR; do \
+		if [ -f $(LOCALES)/$$lang/LC_MESSAGES/messages.po ]; then \
+			$(BIN)/pybabel update --no-wrap --ignore-obsolete --no-fuzzy-matching -D messages -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$lang; \
+		else \
+			$(BIN)/pybabel init --no-wrap -D messages -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$lang; \
+		fi; \
+	done

@@ -15,7 +15,7 @@ the run), when every client is playing. ``0`` is the saturation mode: every clie
 arrives, so the server is never idle and the latency is mostly queueing.
 
 Run: ``python bench/server.py [--clients 200] [--seconds 10] [--db sqlite|postgresql|both]
-[--think-ms 250 0] [--profile DIR]``; ``--profile`` runs the server under cProfile and writes
+[--think-ms 250 0] [--profile DIR] [--samples DIR]``; ``--profile`` runs the server under cProfile and writes
 ``DIR/<database>-<clients>-<think>.prof`` (read it with ``python -m pstats``).
 """
 
@@ -172,7 +172,9 @@ async def _play(
         status, data = await connection.request(method, path, body)
         stats["requests_all"] += 1
         if start >= stats["measured_from"]:
-            stats["latency"].setdefault(kind, []).append(time.perf_counter() - start)
+            took = time.perf_counter() - start
+            stats["latency"].setdefault(kind, []).append(took)
+            stats["samples"].append((kind, round(start - stats["measured_from"], 4), took))
         if status >= 400:
             stats["errors"] += 1
             stats["last_error"] = data.decode(errors="replace")
@@ -201,7 +203,13 @@ async def _play(
 
 
 async def _run(
-    db_name: str, db_url: str, clients: int, seconds: float, think_ms: float, profile: Path | None
+    db_name: str,
+    db_url: str,
+    clients: int,
+    seconds: float,
+    think_ms: float,
+    profile: Path | None,
+    samples_dir: Path | None = None,
 ) -> dict[str, Any]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -228,6 +236,7 @@ async def _run(
                 "requests_all": 0,
                 "errors": 0,
                 "latency": {},
+                "samples": [],
                 "measured_from": begin + ramp,
             }
             server_cpu, client_cpu = cpu_seconds(process.pid), time.process_time()
@@ -247,6 +256,11 @@ async def _run(
                 process.wait(30)
             except subprocess.TimeoutExpired:
                 process.kill()
+    if samples_dir is not None:  # every request: kind, start (s into the window), latency (s)
+        samples_dir.mkdir(parents=True, exist_ok=True)
+        (samples_dir / f"{db_name}-{clients}-{think_ms:g}.json").write_text(
+            json.dumps(stats["samples"])
+        )
     every = [value for values in stats["latency"].values() for value in values]
     return {
         "database": db_name,
@@ -294,6 +308,9 @@ async def main() -> None:
         help="mean pause of a player between requests (one run per value; 0: saturation)",
     )
     parser.add_argument("--profile", type=Path, default=None, help="cProfile the server into DIR")
+    parser.add_argument(
+        "--samples", type=Path, default=None, help="write every request's latency into DIR"
+    )
     args = parser.parse_args()
     results = []
     for think_ms in args.think_ms:
@@ -301,7 +318,15 @@ async def main() -> None:
             with tempfile.TemporaryDirectory() as folder:
                 db = f"sqlite:///{Path(folder) / 'bench.db'}"
                 results.append(
-                    await _run("sqlite", db, args.clients, args.seconds, think_ms, args.profile)
+                    await _run(
+                        "sqlite",
+                        db,
+                        args.clients,
+                        args.seconds,
+                        think_ms,
+                        args.profile,
+                        args.samples,
+                    )
                 )
         if args.db in ("postgresql", "both"):
             pg = await _fresh_pg_database()
@@ -309,7 +334,15 @@ async def main() -> None:
                 results.append({"database": "postgresql", "skipped": "PostgreSQL does not answer"})
             else:
                 results.append(
-                    await _run("postgresql", pg, args.clients, args.seconds, think_ms, args.profile)
+                    await _run(
+                        "postgresql",
+                        pg,
+                        args.clients,
+                        args.seconds,
+                        think_ms,
+                        args.profile,
+                        args.samples,
+                    )
                 )
     print(
         json.dumps(

@@ -38,6 +38,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "protocol",
             "fairness",
             "jsonio",
+            "i18n",
             "__init__",
         ],
     ),

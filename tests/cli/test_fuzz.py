@@ -62,10 +62,12 @@ def _stub_computations(monkeypatch: pytest.MonkeyPatch) -> None:
     import twentyone.analysis.dealer as dealer
     import twentyone.analysis.exact as exact
     import twentyone.analysis.exchange.solver as exchange_solver
+    import twentyone.analysis.grid as grid
     import twentyone.analysis.house_edge as house_edge
     import twentyone.analysis.strategy as strategy
     import twentyone.cli.exchange as exchange_command
     import twentyone.simulation.cd as cd
+    import twentyone.simulation.cluster as cluster
     import twentyone.simulation.runner as runner
 
     for module, name in [
@@ -80,6 +82,9 @@ def _stub_computations(monkeypatch: pytest.MonkeyPatch) -> None:
         (exchange_command, "exchange_odds"),
         (cd, "cd_strategy"),
         (runner, "simulate"),
+        # A fuzzed `--cluster local:N` must never start a real cluster.
+        (cluster, "simulate_on_cluster"),
+        (grid, "analyze_grid"),
     ]:
         monkeypatch.setattr(module, name, _stop)
 

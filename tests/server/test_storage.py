@@ -38,7 +38,7 @@ async def test_migrations_build_exactly_the_models(database: dict[str, Any]) -> 
             version = (
                 await connection.execute(text("select version_num from alembic_version"))
             ).scalar()
-            assert version == "0002"  # the newest migration (v0002_casino_tables)
+            assert version == "0004"  # the newest migration (v0004_vinte)
         await migrate(engine)  # running it again at the next start-up changes nothing
         await downgrade(engine)  # and the downgrade undoes it
         async with engine.connect() as connection:
@@ -150,5 +150,74 @@ async def test_a_batch_of_transfers_is_guarded_in_order(database: dict[str, Any]
                 (-200, "stake"),
                 (300, "grant"),
             ]
+    finally:
+        await engine.dispose()
+
+
+async def test_the_audit_checks_exchange_and_vinte_holds(database: dict[str, Any]) -> None:
+    """An open exchange game must hold what its positions say; a finished game or match
+    nothing; the exchange's holds are reported apart from the open rounds' stakes."""
+    from twentyone.storage.models import (
+        ExchangeGameRow,
+        ExchangePositionRow,
+        User,
+        VinteTableRow,
+        exchange_hold_account,
+        vinte_hold_account,
+    )
+
+    engine = make_engine(database["url"], database["schema"])
+    await migrate(engine)
+    sessions = session_maker(engine)
+    try:
+        async with sessions() as session, session.begin():
+            await ledger.ensure_house_accounts(session, 0.0)
+            await ledger.open_account(session, "player:ann", CUSTOMER, 0.0)
+            await ledger.transfer(session, EXTERNAL_ACCOUNT, "player:ann", 1000, "grant", 1.0)
+            game = ExchangeGameRow(
+                table_id="exchange-1", number=1, state="open", server_seed="0" * 64,
+                commitment="1" * 64, client_seed="exchange-1", scripted=None, maker_float=0,
+                record=None, created_at=1.0,
+            )  # fmt: skip
+            session.add(game)
+            session.add(
+                User(name="ann", name_key="ann", password_hash="x", account_id="player:ann",
+                     client_seed="c", created_at=1.0)
+            )  # fmt: skip
+            await session.flush()
+            session.add(
+                VinteTableRow(
+                    id="v1", name="v", creator_id=1, invite="i", settings={}, seats=[],
+                    client_seed="v1", status="playing", state=None, created_at=1.0,
+                    updated_at=1.0,
+                )
+            )  # fmt: skip
+            session.add(
+                ExchangePositionRow(game_id=game.id, account="player:ann", held=300, settled_net=0)
+            )
+            await ledger.open_account(session, exchange_hold_account(game.id), HOLD, 0.0)
+            await ledger.open_account(session, vinte_hold_account("v1"), HOLD, 0.0)
+            await ledger.transfer(
+                session, "player:ann", exchange_hold_account(game.id), 300, "hold", 2.0
+            )
+            await ledger.transfer(
+                session, "player:ann", vinte_hold_account("v1"), 100, "buy-in", 2.0
+            )
+            report = await ledger.audit(session)
+            assert report["problems"] == []
+            assert report["held"] == 100 and report["exchange_held"] == 300
+            assert report["exchange_open_games"] == [{"id": game.id, "held": 300}]
+
+            await session.execute(
+                text("update exchange_positions set held = 200")
+            )  # the positions no longer say what is held
+            await session.execute(text("update vinte_tables set status = 'over'"))
+            report = await ledger.audit(session)
+            assert not report["balanced"]
+            assert any(f"exchange game {game.id} holds 300" in p for p in report["problems"])
+            assert any("vinte table v1 is over" in p for p in report["problems"])
+            await session.execute(text("update exchange_games set state = 'settled'"))
+            report = await ledger.audit(session)
+            assert any(f"exchange game {game.id} is settled" in p for p in report["problems"])
     finally:
         await engine.dispose()

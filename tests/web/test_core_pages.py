@@ -139,7 +139,9 @@ def test_the_lobby_shows_the_four_games_and_a_sign_in_prompt(
     expect(page.get_by_role("link", name="Sit down")).to_have_attribute("href", "/online")
     for game in ("vinte", "exchange", "casino", "online"):
         expect(page.locator(f'a[href="/rules/{game}"]').first).to_be_visible()
-    expect(page.get_by_role("article", name="Vinte-e-um")).to_contain_text("Live tables coming")
+    vinte = page.get_by_role("article", name="Vinte-e-um")
+    expect(vinte).to_contain_text("Live tables")
+    expect(vinte.locator('a[href="/vinte"]')).to_be_visible()
     # The Casino tile lists the live tables (links to /casino/{id}) or says there are none.
     tile = page.get_by_role("article", name="Casino Blackjack")
     expect(tile.locator(".table-list a, p.muted").first).to_be_visible()

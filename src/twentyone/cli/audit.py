@@ -51,7 +51,10 @@ def audit(db_url: str, as_json: bool) -> None:
     else:
         for account in out["accounts"]:
             click.echo(f"{account['account']:<40} {account['kind']:<9} {account['balance']:>14}")
-        click.echo(f"sum of all balances: {out['total']} (held by open rounds: {out['held']})")
+        click.echo(
+            f"sum of all balances: {out['total']} (held by open rounds: {out['held']},"
+            f" by open exchange markets: {out.get('exchange_held', 0)})"
+        )
         click.echo(f"open rounds: {len(out['open_rounds'])}; voids: {len(out['voids'])}")
         for void in out["voids"]:
             click.echo(f"  void round {void['id']}: {void['reason']}")

@@ -42,6 +42,23 @@ def _is_file(name: str) -> bool:
     return name.endswith(".json")
 
 
+#: The ``--cluster`` option of ``simulate`` and ``analyze --grid``.
+CLUSTER_HELP = (
+    "Run on a Dask cluster: local:N (N worker processes started here for the run) or "
+    "tcp://HOST:PORT (a scheduler). Needs the cluster extra: pip install 'twentyone[cluster]'."
+)
+
+
+def cluster_address(text: str) -> Any:
+    """The :class:`~twentyone.simulation.cluster.ClusterAddress` of ``--cluster TEXT``, checked
+    before anything is computed: a malformed address, or no Dask installed, is bad input."""
+    from twentyone.simulation.cluster import parse_cluster, require_distributed
+
+    where = parse_cluster(text)
+    require_distributed()
+    return where
+
+
 @click.command("simulate")
 @rule_options
 @click.option(
@@ -57,6 +74,7 @@ def _is_file(name: str) -> bool:
     type=WholeNumber(bounds=_worker_bounds),
     help="Worker processes (default: all cores).",
 )
+@click.option("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
 @click.option(
     "--chart",
     "chart_file",
@@ -93,6 +111,7 @@ def simulate(
     rounds: int,
     seed: int | None,
     workers: int | None,
+    cluster: str | None,
     chart_file: str | None,
     strategy_kind: str,
     boxes: int,
@@ -117,6 +136,15 @@ def simulate(
     game = build_rules(rules)
     if seed is None:
         seed = secrets.randbits(64)
+    where = None
+    if cluster is not None:
+        if workers is not None:
+            raise SimulationError(
+                "--workers is for a run in this process; on a --cluster its workers run the "
+                "chunks (local:N for N processes here)"
+            )
+        where = cluster_address(cluster)
+        workers = 1  # the cluster's count is known once it is up
     if workers is None:
         workers = default_workers()
     # The run's bounds first: nothing is computed for a request that will be refused.
@@ -174,8 +202,10 @@ def simulate(
             config.boxes,
             config.cd,
         )
-    result = _run(config, rounds, seed, workers)
+    result = _run(config, rounds, seed, workers, where)
     out = result.to_json(bankroll)
+    if where is not None:
+        out["cluster"] = str(where)
     out["strategy"] = config.chart_source if cd is None else cd.source
     if system is not None:
         out["count"] = {
@@ -191,11 +221,19 @@ def simulate(
     _print_report(out)
 
 
-def _run(config: Any, rounds: int, seed: int, workers: int) -> Any:
+def _run(config: Any, rounds: int, seed: int, workers: int, where: Any = None) -> Any:
+    """The run, in this process or on the cluster ``where``, with a progress bar on a terminal."""
     from twentyone.simulation.runner import simulate
 
+    def run(progress: Any = None) -> Any:
+        if where is None:
+            return simulate(config, rounds, seed, workers, progress, on_compile=say_compiling)
+        from twentyone.simulation.cluster import simulate_on_cluster
+
+        return simulate_on_cluster(config, rounds, seed, where, progress, say_compiling)
+
     if rounds < PROGRESS_ROUNDS or not sys.stderr.isatty():
-        return simulate(config, rounds, seed, workers, on_compile=say_compiling)
+        return run()
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -217,11 +255,12 @@ def _run(config: Any, rounds: int, seed: int, workers: int) -> Any:
 
     with progress:
         task = progress.add_task("simulate", total=rounds)
-        return simulate(config, rounds, seed, workers, advance, on_compile=say_compiling)
+        return run(advance)
 
 
 def _print_report(out: dict[str, Any]) -> None:
     echo = click.echo
+    where = f" on {out['cluster']}" if "cluster" in out else ""
     echo(f"strategy: {out['strategy']}")
     if "count" in out:
         count = out["count"]
@@ -231,7 +270,7 @@ def _print_report(out: dict[str, Any]) -> None:
         )
     echo(
         f"rounds: {out['rounds']:,}  hands: {out['hands']:,}  seed: {out['seed']}  "
-        f"workers: {out['workers']}  boxes: {out['boxes']}"
+        f"workers: {out['workers']}{where}  boxes: {out['boxes']}"
     )
     echo(f"EV per initial bet:   {out['ev']:+.4%} ± {out['se']:.4%} (1 standard error)")
     echo(f"SD per round:         {out['sd']:.4f} units")

@@ -28,6 +28,7 @@ from fastapi import FastAPI, Query
 from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from twentyone.i18n import N_
 from twentyone.server.context import (
     NAME_PATTERN,
     PAGE_MAX,
@@ -37,7 +38,7 @@ from twentyone.server.context import (
     Time,
     name_key,
 )
-from twentyone.server.errors import unprocessable
+from twentyone.server.errors import marked, unprocessable
 from twentyone.storage.models import (
     OPEN,
     CasinoRoundBox,
@@ -112,9 +113,9 @@ def install(app: FastAPI, server: Server) -> None:
     ) -> dict[str, Any]:
         """Online rounds of any player and table, newest first (``since <= dealt < until``)."""
         if player is not None and not NAME_PATTERN.fullmatch(player):
-            raise unprocessable(f"player: {player!r} is not an account name")
+            raise unprocessable(N_("player: {name} is not an account name"), name=repr(player))
         if since is not None and until is not None and since >= until:
-            raise unprocessable("since must be before until")
+            raise marked(422, N_("since must be before until"))
         filters = {"player": player, "table": table, "since": since, "until": until, "state": state}
         async with server.write() as session:
             query: Select[Round, str] = select(Round, User.name).join(

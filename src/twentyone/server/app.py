@@ -30,7 +30,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from twentyone import __version__
 from twentyone.errors import TwentyOneError
 from twentyone.fairness import FairnessError, check_client_seed
-from twentyone.server import admin, casino, hints, lab, online, records, testing, web
+from twentyone.i18n import N_
+from twentyone.server import admin, casino, hints, i18n, lab, online, records, testing, web
+from twentyone.server import exchange as exchange_tables
+from twentyone.server import vinte as vinte_tables
 from twentyone.server.config import ServerConfig
 from twentyone.server.context import (
     NAME_PATTERN,
@@ -49,7 +52,7 @@ from twentyone.server.context import (
     page_limit,
     token_hash,
 )
-from twentyone.server.errors import ApiError, conflict, not_found, unprocessable
+from twentyone.server.errors import ApiError, Phrase, conflict, marked, not_found, unprocessable
 from twentyone.server.worker import AnalysisWorker
 from twentyone.storage import ledger
 from twentyone.storage.models import (
@@ -66,7 +69,7 @@ from twentyone.storage.models import (
 log = logging.getLogger("twentyone.server")
 
 #: The parts of the API beside this module's own routes, installed in this order.
-ROUTERS = (hints, records, lab, casino, admin, testing, web)
+ROUTERS = (hints, records, lab, casino, vinte_tables, exchange_tables, admin, testing, i18n, web)
 
 #: Not a hash of any password: verified against when the name is unknown (same time spent).
 _DUMMY_PASSWORD = "not a password of anyone"
@@ -119,6 +122,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await server.start()
+        server.settle_heap()
         try:
             yield
         finally:
@@ -185,7 +189,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hashed = user.password_hash if user is not None else None
         ok = await run_in_threadpool(_verify_password, server, password, hashed)
         if user is None or not ok:
-            raise ApiError(401, "wrong name or password")
+            raise marked(401, N_("wrong name or password"))
         return user
 
     # ------------------------------------------------------------------------ lobby
@@ -207,7 +211,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 token = await _issue(session, user, "session", server.config.session_seconds)
                 out = await _me(session, user)
         except IntegrityError:
-            raise conflict(f"the name {name!r} is taken") from None
+            raise conflict(N_("the name {name} is taken"), name=repr(name)) from None
         _set_cookie(response, token)
         return {"name": out["name"], "balance": out["balance"]}
 
@@ -257,7 +261,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             interval = server.config.topup_interval
             if fresh.last_topup_at is not None and now < fresh.last_topup_at + interval:
                 wait = fresh.last_topup_at + interval - now
-                raise ApiError(429, f"one top-up per {interval:g} s: wait {wait:.0f} s more")
+                raise ApiError(
+                    429,
+                    N_("one top-up per {interval} s: wait {wait} s more"),
+                    interval=f"{interval:g}",
+                    wait=f"{wait:.0f}",
+                )
             fresh.last_topup_at = now
             await ledger.transfer(
                 session, EXTERNAL_ACCOUNT, fresh.account_id, server.config.topup, "top-up", now
@@ -315,14 +324,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         async with server.read() as session:
             config = await session.get(TableConfig, online.ONLINE_TABLE)
             if config is None:  # pragma: no cover
-                raise not_found("online table")
+                raise not_found(N_("there is no online table"))
             return online.table_json(config)
 
     @app.post("/api/online/rounds", status_code=201, tags=["online"], response_model=dict[str, Any])
     async def new_round(body: BetBody, user: Player) -> Response:
         """Bet and deal: the round as its player sees it (no hole card, no server seed)."""
-        async with server.write_connection() as connection:
-            loaded, available = await online.deal_step(
+        loaded, available = await server.step(
+            lambda connection: online.deal_step(
                 connection,
                 user,
                 body.bet,
@@ -330,6 +339,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 server.now(),
                 server.config.card_script,
             )
+        )
         server.keep_game(loaded)  # committed: the next step may start from it
         return json_response(online.round_view(loaded, loaded.events, available), 201)
 
@@ -338,10 +348,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     async def round_action(round_id: RoundId, body: ActionBody, user: Player) -> Response:
         """One decision: hit, stand, double, split, insurance N, no-insurance."""
-        async with server.write_connection() as connection:
-            loaded, available = await online.act_step(
+        loaded, available = await server.step(
+            lambda connection: online.act_step(
                 connection, user, round_id, body.action, body.step, server.now(), server.games
             )
+        )
         server.keep_game(loaded)  # committed: the next step may start from it
         return json_response(online.round_view(loaded, loaded.events, available))
 
@@ -377,7 +388,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         async with server.write() as session:
             row = await session.get(Round, round_id)
             if row is None:
-                raise not_found(f"round {round_id}")
+                raise not_found(N_("there is no round {round}"), round=round_id)
             owner = await session.get(User, row.user_id)
             await _record(session, operator, "read round", f"round:{round_id}", {})
             balance = await ledger.balance(session, owner.account_id) if owner else 0
@@ -426,7 +437,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if NAME_PATTERN.fullmatch(name):
                 user = await session.scalar(select(User).where(User.name_key == name_key(name)))
             if user is None:
-                raise not_found(f"account {name!r}")
+                raise not_found(N_("there is no account {name}"), name=repr(name))
             await _record(session, operator, "read statement", f"account:{user.name}", {})
             items = await ledger.statement(session, user.account_id, limit, before)
             balance = await ledger.balance(session, user.account_id)
@@ -460,7 +471,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         async with server.write() as session:
             config = await session.get(TableConfig, table_id, with_for_update=True)
             if config is None:
-                raise not_found(f"table {table_id!r}")
+                raise not_found(N_("there is no table {table}"), table=repr(table_id))
             before = online.table_json(config)
             changes = body.model_dump(exclude_unset=True)
             for key, value in changes.items():
@@ -468,9 +479,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             try:
                 rules = online.table_rules(config)
             except TwentyOneError as error:
-                raise unprocessable(f"the table cannot have these settings: {error}") from None
+                raise unprocessable(
+                    N_("the table cannot have these settings: {problem}"),
+                    problem=Phrase(str(error)),
+                ) from None
             if rules.five_card_hand.value != "none":
-                raise unprocessable("five-card hands are not a house-round rule")
+                raise marked(422, N_("five-card hands are not a house-round rule"))
             config.updated_at = server.now()
             await _record(
                 session,
@@ -518,14 +532,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
 def check_name(name: str) -> None:
     if not NAME_PATTERN.fullmatch(name):
-        raise unprocessable(
-            "a name is 3 to 32 letters, digits, '_', '.' or '-', starting with a letter or digit"
+        raise marked(
+            422,
+            N_(
+                "a name is 3 to 32 letters, digits, '_', '.' or '-', starting with a letter or digit"
+            ),
         )
 
 
 def check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise unprocessable(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise unprocessable(
+            N_("a password has {low} to {high} characters"), low=PASSWORD_MIN, high=PASSWORD_MAX
+        )
 
 
 async def open_player(
@@ -535,7 +554,7 @@ async def open_player(
     check_name(name)
     key = name_key(name)
     if await session.scalar(select(User.id).where(User.name_key == key)) is not None:
-        raise conflict(f"the name {name!r} is taken")
+        raise conflict(N_("the name {name} is taken"), name=repr(name))
     now = server.now()
     account = customer_account(key)
     await ledger.open_account(session, account, CUSTOMER, now)
@@ -568,40 +587,37 @@ def _verify_password(server: Server, password: str, hashed: str | None) -> bool:
 
 
 def _install_error_handlers(app: FastAPI) -> None:
+    # Errors answer in the request's language (docs/i18n.md): from the raise site's template
+    # when it marked one, else by matching the English text against the extracted templates.
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"error": error.message}, status_code=error.status)
+    async def api_error(request: Request, error: ApiError) -> JSONResponse:
+        message = i18n.translate_error(i18n.request_translation(request), error)
+        return JSONResponse({"error": message}, status_code=error.status)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": _first_problem(error.errors())}, status_code=422)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        # By pydantic's problem type, in the request's language (never pydantic's English).
+        message = i18n.validation_message(i18n.request_translation(request), error.errors())
+        return JSONResponse({"error": message}, status_code=422)
 
     @app.exception_handler(TwentyOneError)
-    async def refused(_request: Request, error: TwentyOneError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=422)
+    async def refused(request: Request, error: TwentyOneError) -> JSONResponse:
+        message = i18n.translate_message(i18n.request_translation(request), str(error))
+        return JSONResponse({"error": message}, status_code=422)
 
     @app.exception_handler(Exception)
-    async def crashed(_request: Request, error: Exception) -> JSONResponse:
+    async def crashed(request: Request, error: Exception) -> JSONResponse:
         # A fault of the server's own (never of the request: those are 4xx above), logged.
         log.exception("internal error", exc_info=error)
+        t = i18n.request_translation(request)
         return JSONResponse(
-            {"error": "internal error; the request was not applied"}, status_code=500
+            {"error": t._("internal error; the request was not applied")}, status_code=500
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        message = error.detail if isinstance(error.detail, str) else "request refused"
-        if error.status_code == 404 and message == "Not Found":
-            message = "there is no such page"
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        t = i18n.request_translation(request)
+        message = i18n.http_message(t, error.status_code, error.detail)
         return JSONResponse(
             {"error": message}, status_code=error.status_code, headers=error.headers
         )
-
-
-def _first_problem(errors: Any) -> str:
-    """One sentence from pydantic's list of validation problems."""
-    for problem in errors:
-        where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
-        message = str(problem.get("msg", "invalid"))
-        return f"{where}: {message}" if where else message
-    return "the request is malformed"

@@ -34,7 +34,6 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from twentyone.cards import Card
-from twentyone.clock import ManualClock
 from twentyone.errors import TwentyOneError
 from twentyone.fairness import FairnessError, check_client_seed
 from twentyone.ledger.errors import InsufficientBalanceError
@@ -53,6 +52,7 @@ from twentyone.server.context import (
     token_hash,
 )
 from twentyone.server.errors import ApiError, conflict, not_found, unprocessable
+from twentyone.server.ticking import TickLoop, close_watchers
 from twentyone.storage import ledger
 from twentyone.storage.ledger import Movement
 from twentyone.storage.models import (
@@ -69,7 +69,6 @@ from twentyone.storage.models import (
     CasinoTableRow,
     LedgerAccount,
     OperatorAction,
-    Transfer,
     User,
     casino_hold_account,
 )
@@ -94,13 +93,20 @@ log = logging.getLogger("twentyone.server.casino")
 
 #: The table a fresh server opens.
 DEFAULT_TABLE, DEFAULT_NAME = "casino-1", "Casino 1"
-#: How often the production loop looks for due deadlines (seconds, wall clock).
-TICK_SECONDS = 0.2
 #: Cards a live shoe keeps behind its cut card (more than seven boxes use in any likely round).
 CUT_CARD_RESERVE = 60
 #: Frames a socket may have waiting before it is dropped as too slow (it reconnects and
 #: gets the current state at once).
 SOCKET_BACKLOG = 512
+#: A bet that finds its table's lock free waits for the bets right behind it before it is
+#: written: seven bots (or people) bet on the same frame, their requests a few milliseconds
+#: apart, and together they are one commit and one frame instead of two (the first alone,
+#: the others queued behind its commit). The wait ends when no new step has come for
+#: ``GATHER_GAP`` seconds, and after ``GATHER_MAX`` at most (wall clock: this is about the
+#: event loop's own timing, not the table's clock). Decisions come one at a time (one box
+#: acts after another) and never wait.
+GATHER_GAP = 0.002
+GATHER_MAX = 0.008
 
 
 # ------------------------------------------------------------------------------ bodies
@@ -244,6 +250,18 @@ class Runtime:
     pending: list[_Request] = field(default_factory=list)
 
 
+async def _gather(runtime: Runtime) -> None:
+    """Hold the table's lock while more steps keep arriving (see ``GATHER_GAP``)."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + GATHER_MAX
+    seen = len(runtime.pending)
+    while loop.time() < until:
+        await asyncio.sleep(GATHER_GAP)
+        if len(runtime.pending) == seen:
+            return
+        seen = len(runtime.pending)
+
+
 def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
@@ -258,7 +276,7 @@ class CasinoTables:
         self.tables: dict[str, Runtime] = {}
         #: None: run the wall-clock loop unless the server's clock is a ManualClock.
         self.run_loop = run_loop
-        self._loop: asyncio.Task[None] | None = None
+        self._clock = TickLoop("casino", self.tick)
         #: What start-up recovery did: table id -> "resumed" | "voided: reason".
         self.recovered: dict[str, str] = {}
 
@@ -277,31 +295,12 @@ class CasinoTables:
             await self.create_table(DEFAULT_TABLE, DEFAULT_NAME, None)
         for row in rows:
             await self._recover(row.id)
-        loop = self.run_loop
-        if loop is None:
-            loop = not isinstance(self.server.config.clock, ManualClock)
-        if loop:
-            self._loop = asyncio.create_task(self._run())
+        self._clock.start(self.server.config.clock, self.run_loop)
 
     async def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
-            self._loop = None
+        await self._clock.stop()
         for runtime in self.tables.values():
-            for watcher in list(runtime.watchers):
-                watcher.dropped = True
-                with contextlib.suppress(Exception):
-                    await watcher.socket.close(code=1001)
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(TICK_SECONDS)
-            try:
-                await self.tick()
-            except Exception:  # a fault of one pass must not stop the tables' clock
-                log.exception("casino tick failed")
+            await close_watchers(runtime.watchers)
 
     async def tick(self) -> int:
         """Process every deadline due at ``server.now()``, table by table, one step each.
@@ -429,6 +428,8 @@ class CasinoTables:
         runtime.pending.append(request)
         try:
             async with runtime.lock:
+                if not request.done.done() and runtime.table.phase == BETTING:
+                    await _gather(runtime)
                 if not request.done.done():
                     batch, runtime.pending = runtime.pending, []
                     try:
@@ -822,32 +823,7 @@ def _advancing(now: float) -> Callable[[AsyncSession, CasinoTable], list[Change]
 async def refund_hold(session: AsyncSession, round_id: int, now: float) -> int:
     """Give back what each account paid into a Casino round's hold (its transfers in, less its
     transfers out). Returns the total refunded."""
-    hold = casino_hold_account(round_id)
-    if await session.get(LedgerAccount, hold) is None:
-        return 0
-    paid: dict[str, int] = {}
-    for debit, amount in (
-        await session.execute(
-            select(Transfer.debit, func.sum(Transfer.amount))
-            .where(Transfer.credit == hold)
-            .group_by(Transfer.debit)
-        )
-    ).all():
-        paid[debit] = paid.get(debit, 0) + int(amount)
-    for credit, amount in (
-        await session.execute(
-            select(Transfer.credit, func.sum(Transfer.amount))
-            .where(Transfer.debit == hold)
-            .group_by(Transfer.credit)
-        )
-    ).all():
-        paid[credit] = paid.get(credit, 0) - int(amount)
-    total = 0
-    for account, amount in sorted(paid.items()):
-        if amount > 0:
-            await ledger.transfer(session, hold, account, amount, "void refund", now)
-            total += amount
-    return total
+    return await ledger.refund_hold(session, casino_hold_account(round_id), "void refund", now)
 
 
 def _payout_movements(hold: str, account: str, staked: int, net: int) -> list[Movement]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
@@ -37,10 +38,10 @@ class CardScript:
     """Test-only card injection: cards to deal instead of the seeded shoe, per table.
 
     Each :meth:`push` queues one deck order (a round's cards for Online, a shoe's top cards
-    for a Casino table); the table takes the oldest with :meth:`take` when it next deals or
-    shuffles. Only Python code can make one: ``twentyone serve`` has no option, setting or
-    environment variable that creates it, so a production server always deals from the
-    seeded CSPRNG (``ServerConfig.card_script`` is None).
+    for a Casino table, a round's deck for a Vinte-e-um table); the table takes the oldest with
+    :meth:`take` when it next deals or shuffles. Only Python code can make one: ``twentyone
+    serve`` has no option, setting or environment variable that creates it, so a production
+    server always deals from the seeded CSPRNG (``ServerConfig.card_script`` is None).
 
     >>> from twentyone.cards import parse_cards
     >>> script = CardScript()
@@ -84,3 +85,8 @@ class ServerConfig:
     analysis_processes: int = 1
     #: Test-only card injection (see :class:`CardScript`); also enables ``/api/test/...``.
     card_script: CardScript | None = None
+    #: Exchange tables: what the house market maker may risk on one game (minor units).
+    exchange_maker_cap: int = 500_000
+    #: Exchange tables: the fair prices quoted at each round's open (None: the exact odds,
+    #: worked out off the event loop). Tests pass a cheap function of the shown cards.
+    exchange_fair_prices: Callable[[Any], Any] | None = None

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
-from typing import Annotated, Any, Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Depends, Path, Query, Request, Response
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -19,8 +20,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 from twentyone.server import online
 from twentyone.server.config import ServerConfig
 from twentyone.server.errors import ApiError, unprocessable
+from twentyone.server.group_commit import GroupCommit
 from twentyone.storage import ledger
-from twentyone.storage.db import is_sqlite, make_engine, migrate, session_maker
+from twentyone.storage.db import (
+    StepConnection,
+    is_sqlite,
+    make_engine,
+    make_sqlite_writer,
+    migrate,
+    session_maker,
+)
 from twentyone.storage.models import AuthToken, OperatorAction, User
 
 log = logging.getLogger("twentyone.server")
@@ -35,7 +44,12 @@ TOKEN_CACHE_SECONDS = 30.0
 TOKEN_CACHE_SIZE = 10_000
 GAME_CACHE_SIZE = 10_000
 #: Database connections one process uses at most (PostgreSQL; the pool's size and overflow).
-POOL_CONNECTIONS = 40
+#: More is slower here: with 40, 200 players at 2 s got p99 29-177 ms (bimodal), with 16 p99
+#: 28-47 ms (docs/server.md, "Benchmark"). Each transaction in flight waits for its turns on
+#: the one event loop with its rows locked; fewer at once finish sooner, the rest queue fairly.
+POOL_CONNECTIONS = 16
+
+T = TypeVar("T")
 
 
 class Service(Protocol):
@@ -56,6 +70,14 @@ class Server:
         )
         self.sessions: async_sessionmaker[AsyncSession] = session_maker(self.engine)
         self._write_lock = asyncio.Lock() if is_sqlite(self.engine) else None
+        #: A SQLite file: the game steps are group-committed (many in one transaction, one
+        #: fsync) by one writer; the other writes take turns with it on the write lock.
+        writer = make_sqlite_writer(config.db_url) if self._write_lock is not None else None
+        self.group: GroupCommit | None = (
+            None
+            if writer is None or self._write_lock is None
+            else GroupCommit(writer, self._write_lock)
+        )
         #: PostgreSQL: requests queue here, first come first served, for one of the pool's
         #: connections (the pool's own wait is not fair: under load some requests waited
         #: ten seconds while later ones were served).
@@ -120,11 +142,22 @@ class Server:
         for service in self.services.values():
             await service.start()
 
+    def settle_heap(self) -> None:
+        """Once started (the serving process, not the tests' servers): what is alive now (the
+        modules, the app, its statements) lives as long as the process, so it is moved out of
+        the cyclic collector's sight (``gc.freeze``). A full collection walked all of it: 120
+        to 175 ms during which every request waited (the slow bunches of bench/server.py),
+        3 to 24 ms once frozen."""
+        gc.collect()
+        gc.freeze()
+
     async def stop(self) -> None:
         try:
             for service in reversed(list(self.services.values())):
                 await service.stop()
         finally:
+            if self.group is not None:
+                await self.group.close()
             await self.engine.dispose()
 
     @contextlib.asynccontextmanager
@@ -152,6 +185,15 @@ class Server:
         finally:
             if lock is not None:
                 lock.release()
+
+    async def step(self, make: Callable[[StepConnection], Awaitable[T]]) -> T:
+        """One game step (Core statements), durable when this returns: on a SQLite file made
+        in the next group commit (:mod:`twentyone.server.group_commit`), else in its own
+        transaction. ``make`` may raise to refuse the step: nothing of it is kept."""
+        if self.group is not None:
+            return await self.group.run(make)
+        async with self.write_connection() as connection:
+            return await make(connection)
 
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:

@@ -37,11 +37,12 @@ from twentyone.errors import TwentyOneError
 from twentyone.house.actions import Action, ActionKind
 from twentyone.house.round import Phase
 from twentyone.house.round import Round as HouseRound
+from twentyone.i18n import N_
 from twentyone.moves import Move
 from twentyone.rules import Rules, SplitBy, rules_from_json
 from twentyone.server import online
 from twentyone.server.context import Player, RoundId, Server, json_response
-from twentyone.server.errors import ApiError, conflict, unprocessable
+from twentyone.server.errors import Phrase, conflict, marked, unprocessable
 from twentyone.server.worker import analysis_worker
 from twentyone.shoe import ScriptedShoe
 from twentyone.storage import ledger
@@ -99,11 +100,11 @@ async def _in_worker(server: Server, function: Callable[..., T], *args: Hashable
     try:
         worker = analysis_worker(server.services)
     except LookupError:
-        raise ApiError(503, "the analysis worker is not running; try again later") from None
+        raise marked(503, N_("the analysis worker is not running; try again later")) from None
     try:
         return await worker.cached(function, *args)
     except BrokenProcessPool:
-        raise ApiError(503, "the analysis worker stopped; try again in a moment") from None
+        raise marked(503, N_("the analysis worker stopped; try again in a moment")) from None
 
 
 async def chart_for(server: Server, rules_text: str) -> StrategyChart:
@@ -113,7 +114,10 @@ async def chart_for(server: Server, rules_text: str) -> StrategyChart:
         try:
             found = await _in_worker(server, basic_chart, rules_text)
         except TwentyOneError as error:  # rules the analysis does not support
-            raise unprocessable(f"no basic strategy for this table's rules: {error}") from None
+            raise unprocessable(
+                N_("no basic strategy for this table's rules: {problem}"),
+                problem=Phrase(str(error)),
+            ) from None
         chart = StrategyChart.from_json(found)
         if len(_CHARTS) >= 64:
             _CHARTS.clear()
@@ -147,7 +151,7 @@ def chart_hint(game: HouseRound, chart: StrategyChart, legal: list[str]) -> dict
         return {"action": ActionKind.NO_SURRENDER.value, "code": None, "hand": None}
     hand = game.current_hand
     if hand is None:
-        raise conflict("no decision is pending in this round")
+        raise marked(409, N_("no decision is pending in this round"))
     rules = game.rules
     can_split = "split" in legal
     pair_value = None
@@ -239,7 +243,10 @@ async def review_of(server: Server, loaded: online.Loaded) -> dict[str, Any]:
         try:
             options = await _options_of(server, rules_text, decision)
         except TwentyOneError as error:  # rules or a hand the analysis does not support
-            raise unprocessable(f"the analysis cannot review this round: {error}") from None
+            raise unprocessable(
+                N_("the analysis cannot review this round: {problem}"),
+                problem=Phrase(str(error)),
+            ) from None
         top = max(options.values())
         # The first listed wins a tie (within rounding), as the calculator ranks them.
         best = next(name for name, value in options.items() if value >= top - 1e-12)
@@ -274,7 +281,11 @@ def install(app: FastAPI, server: Server) -> None:
             try:
                 loaded = await online.rebuild(session, row)
             except online.ReplayError as error:
-                raise conflict(f"round {round_id} cannot be read back: {error}") from None
+                raise conflict(
+                    N_("round {round} cannot be read back: {problem}"),
+                    round=round_id,
+                    problem=Phrase(str(error)),
+                ) from None
             available = await ledger.balance(session, user.account_id)
         return loaded, available
 
@@ -283,7 +294,11 @@ def install(app: FastAPI, server: Server) -> None:
         """The basic strategy's decision for the hand to act in the caller's open round."""
         loaded, available = await _loaded(user, round_id)
         if loaded.row.state != OPEN or loaded.game.is_settled:
-            raise conflict(f"round {round_id} is {loaded.row.state}; no decision is pending")
+            raise conflict(
+                N_("round {round} is {state}; no decision is pending"),
+                round=round_id,
+                state=Phrase(loaded.row.state),
+            )
         chart = await chart_for(server, _rules_text(loaded.row.rules))
         legal = [text.split()[0] for text in online.legal_actions(loaded.game, available)]
         hint = chart_hint(loaded.game, chart, legal)
@@ -297,6 +312,8 @@ def install(app: FastAPI, server: Server) -> None:
         loaded, _available = await _loaded(user, round_id)
         if loaded.row.state != SETTLED:
             raise conflict(
-                f"round {round_id} is {loaded.row.state}; it is reviewed once it is settled"
+                N_("round {round} is {state}; it is reviewed once it is settled"),
+                round=round_id,
+                state=Phrase(loaded.row.state),
             )
         return json_response(await review_of(server, loaded))

@@ -48,6 +48,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
 from twentyone.errors import InvalidRulesError, TwentyOneError, shown
+from twentyone.i18n import N_, fill
 from twentyone.presets import PRESETS
 from twentyone.rule_options import RULE_OPTIONS, apply_rule_options, form_values
 from twentyone.rules import (
@@ -55,7 +56,7 @@ from twentyone.rules import (
     rules_state,
 )
 from twentyone.server.context import Server, json_response
-from twentyone.server.errors import ApiError, not_found, unprocessable
+from twentyone.server.errors import ApiError, marked, not_found, unprocessable
 from twentyone.server.worker import AnalysisWorker, analysis_worker
 
 #: The presets the lab computes: the house-banked games (``twentyone.games`` says which; the
@@ -217,19 +218,25 @@ def _hand_with_removed(rules: Rules, answer: Any, removed: tuple[str, ...]) -> d
     from twentyone.errors import InvalidCardError
 
     if rules.decks is None:
-        raise InvalidCardError("an infinite shoe loses nothing to removed cards: remove none")
+        raise InvalidCardError(N_("an infinite shoe loses nothing to removed cards: remove none"))
     shoe = list(full_shoe_counts(rules.decks))
     for text in removed:
         card = PlayerCard.parse(text)
         if shoe[card.value] == 0:
-            raise InvalidCardError(f"removed card {card.text}: the shoe holds no more of them")
+            # Marked: the error comes back from the worker as English, matched in the handler.
+            raise InvalidCardError(
+                fill(N_("removed card {card}: the shoe holds no more of them"), {"card": card.text})
+            )
         shoe[card.value] -= 1
     found = answer.to_json()
     remaining = list(shoe)
     for card in (*answer.hand, answer.upcard):
         if remaining[card.value] == 0:
             raise InvalidCardError(
-                f"card {card.text}: the shoe less the removed cards holds no more of them"
+                fill(
+                    N_("card {card}: the shoe less the removed cards holds no more of them"),
+                    {"card": card.text},
+                )
             )
         remaining[card.value] -= 1
     up = answer.upcard.value
@@ -358,7 +365,9 @@ class LabSimulations:
     def start(self, rules: Rules, rounds: int, seed: int) -> SimulationRun:
         if self.running() >= MAX_RUNNING:
             raise ApiError(
-                429, f"{MAX_RUNNING} simulations are running already: try again when one ends"
+                429,
+                N_("{count} simulations are running already: try again when one ends"),
+                count=MAX_RUNNING,
             )
         from twentyone.simulation import kernels
 
@@ -423,9 +432,9 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         data = await request.json()
     except (ValueError, UnicodeDecodeError):
-        raise unprocessable("the request body must be a JSON object") from None
+        raise marked(422, N_("the request body must be a JSON object")) from None
     if not isinstance(data, dict):
-        raise unprocessable("the request body must be a JSON object")
+        raise marked(422, N_("the request body must be a JSON object"))
     return data
 
 
@@ -446,15 +455,25 @@ def _answered(rules: Rules, body: dict[str, Any]) -> dict[str, Any]:
 
 def _card_list(value: object, what: str, most: int) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
-        raise unprocessable(f'{what} must be a list of cards such as "TS" or "6"')
+        raise unprocessable(N_('{what} must be a list of cards such as "TS" or "6"'), what=what)
     if len(value) > most:
-        raise unprocessable(f"{what} may hold at most {most} cards, got {len(value)}")
+        raise unprocessable(
+            N_("{what} may hold at most {most} cards, got {count}"),
+            what=what,
+            most=most,
+            count=len(value),
+        )
     return tuple(card.strip().upper() for card in value)
 
 
 def _whole(value: object, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise unprocessable(f"{what} must be a whole number from {low:,} to {high:,}")
+        raise unprocessable(
+            N_("{what} must be a whole number from {low} to {high}"),
+            what=what,
+            low=f"{low:,}",
+            high=f"{high:,}",
+        )
     return value
 
 
@@ -479,7 +498,7 @@ def install(app: FastAPI, server: Server) -> None:
         """``function(*args)`` in the worker, cached; the library's refusal as a 422; a 429
         while :data:`MAX_WAITING` questions wait already (each can take seconds)."""
         if in_flight[0] >= MAX_WAITING:
-            raise ApiError(429, "the rules lab is busy with other questions: try again shortly")
+            raise marked(429, N_("the rules lab is busy with other questions: try again shortly"))
         in_flight[0] += 1
         try:
             return await worker.cached(function, *args)
@@ -506,7 +525,7 @@ def install(app: FastAPI, server: Server) -> None:
         cards = _card_list(body.get("cards"), "cards", MAX_HAND_CARDS)
         up = body.get("up")
         if not isinstance(up, str):
-            raise unprocessable('up must be the dealer\'s up card, such as "9C" or "9"')
+            raise marked(422, N_('up must be the dealer\'s up card, such as "9C" or "9"'))
         removed = _card_list(body.get("removed", []), "removed", MAX_REMOVED)
         answer = await computed(compute_hand, rules_key(rules), cards, up.strip().upper(), removed)
         return json_response({**_answered(rules, body), **answer})
@@ -524,7 +543,7 @@ def install(app: FastAPI, server: Server) -> None:
     def _run_of(run_id: str) -> SimulationRun:
         run = simulations.runs.get(run_id)
         if run is None:
-            raise not_found("such simulation")
+            raise not_found(N_("there is no such simulation"))
         return run
 
     @app.get("/api/lab/simulations/{run_id}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, bindparam, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from twentyone.cards import Card
 from twentyone.errors import TwentyOneError
@@ -34,6 +34,7 @@ from twentyone.server.config import CardScript
 from twentyone.server.errors import conflict, not_found, unprocessable
 from twentyone.shoe import ScriptedShoe
 from twentyone.storage import ledger
+from twentyone.storage.db import StepConnection
 from twentyone.storage.ledger import Movement
 from twentyone.storage.models import (
     HOLD,
@@ -276,6 +277,16 @@ _ACT_WRITE_SETTLED = _ACT_WRITE.values(
     settled_at=bindparam("new_settled_at"),
 )
 _INSERT_EVENTS = insert(RoundEvent)
+_INSERT_SEED = insert(FairnessSeed).returning(FairnessSeed.id)
+_INSERT_NEXT_SEED = insert(FairnessSeed)
+_INSERT_ROUND = insert(Round).returning(Round.id)
+_INSERT_ACCOUNT = insert(LedgerAccount)
+_USE_SEED = (
+    update(FairnessSeed)
+    .where(FairnessSeed.id == bindparam("seed_id"))
+    .values(used_at=bindparam("now"))
+)
+_NEXT_NONCE = update(User).where(User.id == bindparam("user_id")).values(nonce=bindparam("next"))
 
 
 def _settlement(game: HouseRound, round_id: int, account: str) -> list[Movement]:
@@ -303,7 +314,7 @@ def _event_rows(
 
 
 async def _insert_events(
-    connection: AsyncConnection, round_id: int, events: list[StoredEvent]
+    connection: StepConnection, round_id: int, events: list[StoredEvent]
 ) -> None:
     if events:
         await connection.execute(
@@ -316,7 +327,7 @@ async def _insert_events(
 
 
 async def deal_step(
-    connection: AsyncConnection,
+    connection: StepConnection,
     user: User,
     bet: object,
     make_seed: Any,
@@ -348,14 +359,13 @@ async def deal_step(
         server_seed = make_seed()
         seed_commitment = commitment(server_seed)
         seed_id = await connection.scalar(
-            insert(FairnessSeed)
-            .values(
-                user_id=user.id,
-                server_seed=server_seed,
-                commitment=seed_commitment,
-                created_at=now,
-            )
-            .returning(FairnessSeed.id)
+            _INSERT_SEED,
+            {
+                "user_id": user.id,
+                "server_seed": server_seed,
+                "commitment": seed_commitment,
+                "created_at": now,
+            },
         )
     scripted = script.take(ONLINE_TABLE) if script is not None else None
     if scripted is not None:  # tests only: these cards on top, the seeded shoe under them
@@ -365,10 +375,11 @@ async def deal_step(
     # Draw before writing: the deal itself cannot fail after this.
     cards = shoe_cards(server_seed, client_seed, nonce, rules.decks)
     game = HouseRound.deal(rules, [bet], ScriptedShoe(cards))
+    settled = game.is_settled  # a natural: the round is over as it is dealt
     columns: dict[str, Any] = {
         "user_id": user.id,
         "table_id": ONLINE_TABLE,
-        "state": OPEN,
+        "state": SETTLED if settled else OPEN,
         "bet": bet,
         "rules": rules_json,
         "seed_id": seed_id,
@@ -378,39 +389,38 @@ async def deal_step(
         "steps": 0,
         "created_at": now,
         "updated_at": now,
+        "net": game.boxes[0].net if settled else None,
+        "settled_at": now if settled else None,
     }
-    round_id = await connection.scalar(insert(Round).values(**columns).returning(Round.id))
+    # Prebuilt statements with their values as parameters: building one per request (and
+    # its cache key from the literal values) cost more than running it.
+    round_id = await connection.scalar(_INSERT_ROUND, columns)
     assert round_id is not None
     hold = hold_account(round_id)
     await connection.execute(
-        insert(LedgerAccount).values(id=hold, kind=HOLD, balance=0, created_at=now)
+        _INSERT_ACCOUNT, {"id": hold, "kind": HOLD, "balance": 0, "created_at": now}
     )
     movements = [Movement(user.account_id, hold, bet, "stake")]
     # The row as stored (kept in memory for the round's next steps), not read back.
-    row = Round(id=round_id, **columns, net=None, settled_at=None, void_reason=None)
-    if game.is_settled:
+    row = Round(id=round_id, **columns, void_reason=None)
+    if settled:
         movements += _settlement(game, round_id, user.account_id)
-        row.state, row.net, row.settled_at = SETTLED, game.boxes[0].net, now
     try:
         balances = await ledger.post(connection, movements, now, round_id)
     except InsufficientBalanceError:
         raise unprocessable(f"a bet of {bet} is more than the balance") from None
-    if row.state != OPEN:
-        await connection.execute(
-            update(Round)
-            .where(Round.id == round_id)
-            .values(state=row.state, net=row.net, settled_at=now)
-        )
-    await connection.execute(
-        update(FairnessSeed).where(FairnessSeed.id == seed_id).values(used_at=now)
-    )
-    await connection.execute(update(User).where(User.id == user.id).values(nonce=nonce + 1))
+    await connection.execute(_USE_SEED, {"seed_id": seed_id, "now": now})
+    await connection.execute(_NEXT_NONCE, {"user_id": user.id, "next": nonce + 1})
     # The next round's commitment (the one just used was the only one pending).
     following = make_seed()
     await connection.execute(
-        insert(FairnessSeed).values(
-            user_id=user.id, server_seed=following, commitment=commitment(following), created_at=now
-        )
+        _INSERT_NEXT_SEED,
+        {
+            "user_id": user.id,
+            "server_seed": following,
+            "commitment": commitment(following),
+            "created_at": now,
+        },
     )
     events = _event_rows(round_id, game, 0, 0, now)
     await _insert_events(connection, round_id, events)
@@ -420,7 +430,7 @@ async def deal_step(
     return Loaded(row, game, seed, events), balances[user.account_id]
 
 
-async def _load_for_step(connection: AsyncConnection, round_id: int, steps: int) -> Loaded:
+async def _load_for_step(connection: StepConnection, round_id: int, steps: int) -> Loaded:
     """Read a whole round (row, seed, events) and replay it: a game not kept in memory.
 
     The round must still be at the step read before (on PostgreSQL each statement sees what
@@ -448,7 +458,7 @@ async def _load_for_step(connection: AsyncConnection, round_id: int, steps: int)
 
 
 async def act_step(
-    connection: AsyncConnection,
+    connection: StepConnection,
     user: User,
     round_id: int,
     text: object,

@@ -25,10 +25,11 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Final
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 
 from twentyone.analysis.house_edge import Analysis, analyze
 from twentyone.errors import TwentyOneError
+from twentyone.i18n import ENGLISH, N_, Translation
 from twentyone.money import format_money
 from twentyone.presets import preset
 from twentyone.rules import (
@@ -43,20 +44,21 @@ from twentyone.rules import (
 from twentyone.rules_text import describe
 from twentyone.server import online
 from twentyone.server.context import Server
-from twentyone.server.errors import not_found, unprocessable
+from twentyone.server.errors import Phrase, not_found, unprocessable
+from twentyone.server.i18n import request_translation
 from twentyone.server.worker import analysis_worker
 from twentyone.storage.models import TableConfig
 
 #: The games that have a rules page, with the page's title.
 GAMES: Final = {
-    "casino": "Casino Blackjack",
-    "online": "Online Blackjack",
-    "vinte": "Vinte-e-um",
-    "exchange": "Exchange Blackjack",
+    "casino": N_("Casino Blackjack"),
+    "online": N_("Online Blackjack"),
+    "vinte": N_("Vinte-e-um"),
+    "exchange": N_("Exchange Blackjack"),
 }
 #: The table a house game's rules page shows when no ``table`` is named.
 DEFAULT_TABLE: Final = {"casino": "casino-1", "online": online.ONLINE_TABLE}
-BASIS: Final = (
+BASIS: Final = N_(
     "the exact expected return of the table's rules under optimal composition-dependent play"
     " (splits played CDZ-), per unit of the initial bet"
 )
@@ -103,179 +105,272 @@ async def house_figures(server: Server, rules: Rules) -> dict[str, float] | None
 
 
 # -------------------------------------------------------------------- the words
-def _sentence(line: str) -> str:
-    return line[:1].upper() + line[1:] + ("" if line.endswith(".") else ".")
+def localised(value: Any, t: Translation, keep: frozenset[str] = frozenset()) -> Any:
+    """The words of a rules answer (its ``N_`` message ids) in ``t``'s language: every string
+    in it translated, except the values of the keys in ``keep`` (already translated).
+
+    >>> localised({"heading": "A round", "items": ["ties push"]}, Translation("fi", {"A round": "Kierros"}))
+    {'heading': 'Kierros', 'items': ['ties push']}
+    """
+    if isinstance(value, str):
+        return t._(value)
+    if isinstance(value, list):
+        return [localised(item, t) for item in value]
+    if isinstance(value, dict):
+        return {key: item if key in keep else localised(item, t) for key, item in value.items()}
+    return value
 
 
-def _house_sections(game: str, rules: Rules) -> list[dict[str, Any]]:
+def _house_sections(game: str, rules: Rules, t: Translation) -> list[dict[str, Any]]:
     """The play in words, then the table's rules (the core's lines), then fair dealing."""
     if game == "casino":
         play = [
-            "A live table of seven boxes shared with other people: sit at one or more empty boxes;"
-            " anyone may watch.",
-            "Each round opens with a betting window; when it closes, every box with a bet is dealt"
-            " two cards and the dealer one card face up.",
-            "Each box acts in turn, with a time limit per decision; a hand whose time runs out"
-            " stands (and insurance is declined).",
+            N_(
+                "A live table of seven boxes shared with other people: sit at one or more empty boxes;"
+                " anyone may watch."
+            ),
+            N_(
+                "Each round opens with a betting window; when it closes, every box with a bet is dealt"
+                " two cards and the dealer one card face up."
+            ),
+            N_(
+                "Each box acts in turn, with a time limit per decision; a hand whose time runs out"
+                " stands (and insurance is declined)."
+            ),
             (
-                "The dealer draws his second card only after every box has acted, then plays by"
-                " the fixed rule below; hands are then paid."
+                N_(
+                    "The dealer draws his second card only after every box has acted, then plays by"
+                    " the fixed rule below; hands are then paid."
+                )
                 if rules.peek is Peek.NONE
-                else "The dealer takes a hole card and checks it for blackjack; after every box"
-                " has acted he plays by the fixed rule below, and hands are paid."
+                else N_(
+                    "The dealer takes a hole card and checks it for blackjack; after every box"
+                    " has acted he plays by the fixed rule below, and hands are paid."
+                )
             ),
         ]
         fair = [
-            "The shoe is dealt until the cut card. Its server seed is committed (its SHA-256 shown)"
-            " before its first card, and revealed when the shoe is retired.",
-            "The table's client seed and the revealed server seed give the whole shoe: each round's"
-            " record names the position of its first card, and the history page recomputes the"
-            " cards in your browser.",
+            N_(
+                "The shoe is dealt until the cut card. Its server seed is committed (its SHA-256 shown)"
+                " before its first card, and revealed when the shoe is retired."
+            ),
+            N_(
+                "The table's client seed and the revealed server seed give the whole shoe: each round's"
+                " record names the position of its first card, and the history page recomputes the"
+                " cards in your browser."
+            ),
         ]
     else:
         play = [
-            "You play alone against the dealer, one box per round; a fresh shoe every round.",
-            "Bet with the chip tray, then deal: you and the dealer get two cards, the dealer's"
-            " second face down.",
-            "Only the actions the rules allow at each moment are offered; the dealer then plays by"
-            " the fixed rule below.",
+            N_("You play alone against the dealer, one box per round; a fresh shoe every round."),
+            N_(
+                "Bet with the chip tray, then deal: you and the dealer get two cards, the dealer's"
+                " second face down."
+            ),
+            N_(
+                "Only the actions the rules allow at each moment are offered; the dealer then plays by"
+                " the fixed rule below."
+            ),
         ]
         fair = [
-            "Before you bet, the server commits to the round's server seed by showing its SHA-256."
-            " You may set your own client seed; the nonce counts your rounds under it.",
-            "After the round the seed is revealed: the seeds give the whole shoe, and the history"
-            " page recomputes the cards in your browser.",
+            N_(
+                "Before you bet, the server commits to the round's server seed by showing its SHA-256."
+                " You may set your own client seed; the nonce counts your rounds under it."
+            ),
+            N_(
+                "After the round the seed is revealed: the seeds give the whole shoe, and the history"
+                " page recomputes the cards in your browser."
+            ),
         ]
     return [
-        {"heading": "How a round goes", "items": play},
-        {"heading": "This table's rules", "items": [_sentence(line) for line in describe(rules)]},
-        {"heading": "Provably fair dealing", "items": fair},
+        {"heading": N_("How a round goes"), "items": play},
+        {
+            "heading": N_("This table's rules"),
+            # Already in t's language: each line is its own message in rules_text.
+            "items": [t.sentence(line) for line in describe(rules, t)],
+        },
+        {"heading": N_("Provably fair dealing"), "items": fair},
     ]
 
 
 def _house_payouts(rules: Rules) -> list[dict[str, str]]:
     payouts = [
-        {"hand": "Blackjack: an ace and a ten-card", "pays": format_ratio(rules.blackjack_pays)},
-        {"hand": "A win", "pays": "1:1"},
+        {
+            "hand": N_("Blackjack: an ace and a ten-card"),
+            "pays": format_ratio(rules.blackjack_pays),
+        },
+        {"hand": N_("A win"), "pays": "1:1"},
     ]
     if rules.five_card_hand is FiveCardHand.BEATS_BLACKJACK:
-        payouts.append({"hand": "Five cards, not bust: beats any hand", "pays": "1:1"})
+        payouts.append({"hand": N_("Five cards, not bust: beats any hand"), "pays": "1:1"})
     elif rules.five_card_hand is not FiveCardHand.NONE:
-        payouts.append({"hand": "Five cards, not bust: wins", "pays": "1:1"})
+        payouts.append({"hand": N_("Five cards, not bust: wins"), "pays": "1:1"})
     if rules.insurance:
-        payouts.append({"hand": "Insurance, against a dealer blackjack", "pays": "2:1"})
+        payouts.append({"hand": N_("Insurance, against a dealer blackjack"), "pays": "2:1"})
     if rules.surrender is not Surrender.NONE:
-        payouts.append({"hand": "Surrender", "pays": "half back"})
-    payouts.append({"hand": "A tie (push)", "pays": "bet back"})
-    payouts.append({"hand": "A bust or a lower total", "pays": "bet lost"})
+        payouts.append({"hand": N_("Surrender"), "pays": N_("half back")})
+    payouts.append({"hand": N_("A tie (push)"), "pays": N_("bet back")})
+    payouts.append({"hand": N_("A bust or a lower total"), "pays": N_("bet lost")})
     return payouts
 
 
 VINTE: Final = {
     "summary": (
-        "A Brazilian home banking game: one seat is the banker and plays against all the"
-        " others, people and computer players together; the bank rotates."
+        N_(
+            "A Brazilian home banking game: one seat is the banker and plays against all the"
+            " others, people and computer players together; the bank rotates."
+        )
     ),
     "sections": [
         {
-            "heading": "The table",
+            "heading": N_("The table"),
             "items": [
-                "Two to eight seats, the banker among them; every seat starts with the same stack of chips.",
-                "One 52-card deck, shuffled before every round and never cut. An ace counts 1 or 11,"
-                " whichever is better for its holder.",
-                "Before each deal the banker must cover the table: hold at least the sum of the"
-                " largest bets the others can make. The bank passes to the left after a set number"
-                " of rounds (3 by default), or when the banker cannot cover.",
+                N_(
+                    "Two to eight seats, the banker among them; every seat starts with the same stack of chips."
+                ),
+                N_(
+                    "One 52-card deck, shuffled before every round and never cut. An ace counts 1 or 11,"
+                    " whichever is better for its holder."
+                ),
+                N_(
+                    "Before each deal the banker must cover the table: hold at least the sum of the"
+                    " largest bets the others can make. The bank passes to the left after a set number"
+                    " of rounds (3 by default), or when the banker cannot cover."
+                ),
             ],
         },
         {
-            "heading": "A round",
+            "heading": N_("A round"),
             "items": [
-                "Each player, then the banker, gets one card face down; nobody shows his first card.",
-                "Each player bets 1 to 5 chips (the table's limits) in one shared betting window;"
-                " the bets are shown together once all are in.",
-                "The banker takes a second card face up. If his two cards make 21 he shows them and"
-                " collects every bet: ties go to the bank.",
-                "Otherwise each player in turn, from the banker's left, gets a face-up card and"
-                " hits or stands. A player who passes 21 shows his cards and loses his bet at once.",
-                "Then the banker turns his hidden card and, as often as he likes, either draws a"
-                " card or calls a player. A called player shows his cards: a higher total than the"
-                " banker's wins his bet from the bank; a tie or a lower total loses it.",
-                "If the banker passes 21 he pays every player not yet called.",
+                N_(
+                    "Each player, then the banker, gets one card face down; nobody shows his first card."
+                ),
+                N_(
+                    "Each player bets 1 to 5 chips (the table's limits) in one shared betting window;"
+                    " the bets are shown together once all are in."
+                ),
+                N_(
+                    "The banker takes a second card face up. If his two cards make 21 he shows them and"
+                    " collects every bet: ties go to the bank."
+                ),
+                N_(
+                    "Otherwise each player in turn, from the banker's left, gets a face-up card and"
+                    " hits or stands. A player who passes 21 shows his cards and loses his bet at once."
+                ),
+                N_(
+                    "Then the banker turns his hidden card and, as often as he likes, either draws a"
+                    " card or calls a player. A called player shows his cards: a higher total than the"
+                    " banker's wins his bet from the bank; a tie or a lower total loses it."
+                ),
+                N_("If the banker passes 21 he pays every player not yet called."),
             ],
         },
         {
-            "heading": "Time and fairness",
+            "heading": N_("Time and fairness"),
             "items": [
-                "Every decision has a time limit (30 seconds by default): a player who lets it pass"
-                " stands; a banker calls the next player. After three missed decisions in a row a"
-                " seat is played by the standard bot until its person returns.",
-                "The game ends when one seat holds every chip, or after the table's round limit"
-                " (100 by default): then the most chips win.",
-                "Cards you were never shown stay hidden from you forever, in every view and"
-                " history; the round's seed is committed before the deal and revealed to the operator.",
+                N_(
+                    "Every decision has a time limit (30 seconds by default): a player who lets it pass"
+                    " stands; a banker calls the next player. After three missed decisions in a row a"
+                    " seat is played by the standard bot until its person returns."
+                ),
+                N_(
+                    "The game ends when one seat holds every chip, or after the table's round limit"
+                    " (100 by default): then the most chips win."
+                ),
+                N_(
+                    "Cards you were never shown stay hidden from you forever, in every view and"
+                    " history; the round's seed is committed before the deal and revealed to the operator."
+                ),
             ],
         },
     ],
     "payouts": [
-        {"hand": "A called player beats the banker's total", "pays": "1:1"},
-        {"hand": "The banker busts: each player still in", "pays": "1:1"},
-        {"hand": "A tie with the banker (ties go to the bank)", "pays": "bet lost"},
-        {"hand": "The banker's two-card 21", "pays": "every bet lost"},
+        {"hand": N_("A called player beats the banker's total"), "pays": "1:1"},
+        {"hand": N_("The banker busts: each player still in"), "pays": "1:1"},
+        {"hand": N_("A tie with the banker (ties go to the bank)"), "pays": N_("bet lost")},
+        {"hand": N_("The banker's two-card 21"), "pays": N_("every bet lost")},
     ],
 }
 
 EXCHANGE: Final = {
     "summary": (
-        "A blackjack game played by the machine, on which customers bet against each other:"
-        " back a selection to win, or lay it to lose, at prices set by the market."
+        N_(
+            "A blackjack game played by the machine, on which customers bet against each other:"
+            " back a selection to win, or lay it to lose, at prices set by the market."
+        )
     ),
     "sections": [
         {
-            "heading": "The cards",
+            "heading": N_("The cards"),
             "items": [
-                "Four player hands and a dealer hand, all played by fixed rules: nobody plays them.",
-                "An infinite deck: every card is drawn independently, so one card can appear twice in a game.",
-                "The player hands hit or stand by the player logic table and stop at five cards; no"
-                " double, split, surrender or insurance.",
-                "The dealer has no hole card, draws to 16, stands on every 17 (soft 17 included)"
-                " and stands on five cards.",
-                "Best hand first: any five-card hand, then blackjack, then 21, 20, 19 and so on. A"
-                " bust player hand loses even to a bust dealer; an equal hand is a dead heat.",
+                N_(
+                    "Four player hands and a dealer hand, all played by fixed rules: nobody plays them."
+                ),
+                N_(
+                    "An infinite deck: every card is drawn independently, so one card can appear twice in a game."
+                ),
+                N_(
+                    "The player hands hit or stand by the player logic table and stop at five cards; no"
+                    " double, split, surrender or insurance."
+                ),
+                N_(
+                    "The dealer has no hole card, draws to 16, stands on every 17 (soft 17 included)"
+                    " and stands on five cards."
+                ),
+                N_(
+                    "Best hand first: any five-card hand, then blackjack, then 21, 20, 19 and so on. A"
+                    " bust player hand loses even to a bust dealer; an equal hand is a dead heat."
+                ),
             ],
         },
         {
-            "heading": "The betting",
+            "heading": N_("The betting"),
             "items": [
-                "Up to six timed betting rounds: before any card, after the first nine cards, after"
-                " the player hands are played out, then before each further dealer card.",
-                "Eight selections: Player 1 to 4 (that hand beats the dealer), Dealer wins or ties"
-                " all, One or more has 5 cards, All cards unique, Only one has 21pts. Any number of"
-                " them can win.",
-                "Prices are decimal odds set by the market: by the customers' own orders and the"
-                " house's market maker, matched best price first, then first come first served.",
-                "At the end of each betting round every unmatched bet lapses and its money is released.",
-                "A selection whose outcome becomes certain is settled at once and takes no more bets.",
+                N_(
+                    "Up to six timed betting rounds: before any card, after the first nine cards, after"
+                    " the player hands are played out, then before each further dealer card."
+                ),
+                N_(
+                    "Eight selections: Player 1 to 4 (that hand beats the dealer), Dealer wins or ties"
+                    " all, One or more has 5 cards, All cards unique, Only one has 21pts. Any number of"
+                    " them can win."
+                ),
+                N_(
+                    "Prices are decimal odds set by the market: by the customers' own orders and the"
+                    " house's market maker, matched best price first, then first come first served."
+                ),
+                N_(
+                    "At the end of each betting round every unmatched bet lapses and its money is released."
+                ),
+                N_(
+                    "A selection whose outcome becomes certain is settled at once and takes no more bets."
+                ),
             ],
         },
         {
-            "heading": "Money",
+            "heading": N_("Money"),
             "items": [
-                "Backing a stake S at price P risks S to win S × (P − 1); laying it risks"
-                " S × (P − 1) to win S.",
-                "A dead heat divides the odds by two: the backer wins S × (P/2 − 1).",
-                "The house takes a commission of 5% of your net winnings on each game's market,"
-                " when it settles; nothing on a net loss.",
-                "The cards come from a server seed committed before the first betting round and"
-                " revealed when the game is settled.",
+                N_(
+                    "Backing a stake S at price P risks S to win S × (P − 1); laying it risks"
+                    " S × (P − 1) to win S."
+                ),
+                N_("A dead heat divides the odds by two: the backer wins S × (P/2 − 1)."),
+                N_(
+                    "The house takes a commission of 5% of your net winnings on each game's market,"
+                    " when it settles; nothing on a net loss."
+                ),
+                N_(
+                    "The cards come from a server seed committed before the first betting round and"
+                    " revealed when the game is settled."
+                ),
             ],
         },
     ],
     "payouts": [
-        {"hand": "A backed selection that wins", "pays": "stake × (price − 1)"},
-        {"hand": "A laid selection that loses", "pays": "the backer's stake"},
-        {"hand": "A dead heat on a player hand", "pays": "stake × (price ÷ 2 − 1)"},
-        {"hand": "Commission on net winnings per game", "pays": "5%"},
+        {"hand": N_("A backed selection that wins"), "pays": N_("stake × (price − 1)")},
+        {"hand": N_("A laid selection that loses"), "pays": N_("the backer's stake")},
+        {"hand": N_("A dead heat on a player hand"), "pays": N_("stake × (price ÷ 2 − 1)")},
+        {"hand": N_("Commission on net winnings per game"), "pays": "5%"},
     ],
 }
 
@@ -315,27 +410,37 @@ async def table_rules(server: Server, game: str, table: str) -> tuple[Rules, str
         if config is not None and config.game == game:
             return online.table_rules(config), config.preset
     if table != DEFAULT_TABLE[game]:
-        raise not_found(f"{GAMES[game]} table {table!r}")
+        raise not_found(
+            N_("there is no {game} table {table}"), game=Phrase(GAMES[game]), table=repr(table)
+        )
     return preset(game), game
 
 
 async def house_answer(
-    server: Server, game: str, table: str, with_figures: bool = True
+    server: Server, game: str, table: str, with_figures: bool = True, t: Translation = ENGLISH
 ) -> dict[str, Any]:
     rules, preset_name = await table_rules(server, game, table)
     found = await house_figures(server, rules) if with_figures else None
-    limits = f"{format_money(rules.min_bet)} to {format_money(rules.max_bet)}"
+    limits = t._(
+        "{low} to {high}", low=format_money(rules.min_bet), high=format_money(rules.max_bet)
+    )
     return {
         "game": game,
-        "title": GAMES[game],
+        "title": t._(GAMES[game]),
         "table": table,
         "summary": (
-            f"Blackjack against the house, {limits} a box."
+            t._("Blackjack against the house, {limits} a box.", limits=limits)
             if game == "casino"
-            else f"Blackjack against the house, alone at your own table: bets {limits}."
+            else t._(
+                "Blackjack against the house, alone at your own table: bets {limits}.",
+                limits=limits,
+            )
         ),
-        "sections": _house_sections(game, rules),
-        "payouts": _house_payouts(rules),
+        "sections": [
+            localised(section, t, frozenset({"items"}) if index == 1 else frozenset())
+            for index, section in enumerate(_house_sections(game, rules, t))
+        ],
+        "payouts": [localised(payout, t) for payout in _house_payouts(rules)],
         "theoretical_return": None if found is None else found["theoretical_return"],
         "house_edge": None if found is None else found["house_edge"],
         "basic_strategy_return": None if found is None else found["basic_strategy_return"],
@@ -344,7 +449,7 @@ async def house_answer(
         else "skipped"
         if not with_figures
         else "unavailable",
-        "basis": BASIS,
+        "basis": t._(BASIS),
         "rules": rules.to_json(),
         "lab": {"preset": preset_name, "rules": lab_overrides(rules, preset_name)},
     }
@@ -355,34 +460,40 @@ def install(app: FastAPI, server: Server) -> None:
 
     @app.get("/api/rules/{game}", tags=["rules"])
     async def rules_of(
+        request: Request,
         game: str,
         table: Annotated[str | None, Query(pattern="^[a-z0-9_-]{1,32}$")] = None,
         figures: bool = True,
     ) -> dict[str, Any]:
         """A game's rules in words, its payouts and its theoretical return (``figures=false``:
         at once, without the exact analysis, which can take seconds for new rules)."""
+        t = request_translation(request)
         if game not in GAMES:
-            raise not_found(f"game {game!r} (the games are {', '.join(GAMES)})")
+            raise not_found(
+                N_("there is no game {game} (the games are {games})"),
+                game=repr(game),
+                games=", ".join(GAMES),
+            )
         if game in DEFAULT_TABLE:
-            return await house_answer(server, game, table or DEFAULT_TABLE[game], figures)
+            return await house_answer(server, game, table or DEFAULT_TABLE[game], figures, t)
         if table is not None:
-            raise unprocessable(f"{GAMES[game]} has no table setting here")
+            raise unprocessable(N_("{game} has no table setting here"), game=Phrase(GAMES[game]))
         text = VINTE if game == "vinte" else EXCHANGE
         return {
             "game": game,
-            "title": GAMES[game],
+            "title": t._(GAMES[game]),
             "table": None,
-            "summary": text["summary"],
-            "sections": text["sections"],
-            "payouts": text["payouts"],
+            "summary": t._(str(text["summary"])),
+            "sections": localised(text["sections"], t),
+            "payouts": localised(text["payouts"], t),
             "theoretical_return": None,
             "house_edge": None,
             "basic_strategy_return": None,
             "figures": "none",
             "basis": (
-                "it depends on how the players and the bank play"
+                t._("it depends on how the players and the bank play")
                 if game == "vinte"
-                else "the house earns only its commission on net winnings"
+                else t._("the house earns only its commission on net winnings")
             ),
             "rules": None,
             "lab": None,

@@ -7,10 +7,10 @@ They are left out of the OpenAPI document too.
 
 - ``POST /api/test/cards {"table", "cards": "AS TD ..."}``: queue a deck order for a table
   (``"online"``: the next Online round's cards, in dealing order; a Casino table id: the top
-  of its next shoe).
+  of its next shoe; a Vinte-e-um table id: the top of its next round's deck).
 - ``POST /api/test/tick {"seconds"}``: advance the server's :class:`~twentyone.clock.ManualClock`
-  and await ``tick()`` of every service that has one (the Casino table runners), so that every
-  deadline now due is processed before the answer.
+  and await ``tick()`` of every service that has one (the Casino and Vinte-e-um tables), so
+  that every deadline now due is processed before the answer.
 - ``POST /api/test/casino/{id}/reshuffle``: the table starts a new shoe at its next round.
 
 >>> from twentyone.server.app import create_app

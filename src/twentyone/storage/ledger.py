@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from twentyone.ledger.errors import (
     DuplicateTransferError,
@@ -23,6 +23,7 @@ from twentyone.ledger.errors import (
     LedgerError,
     UnknownAccountError,
 )
+from twentyone.storage.db import StepConnection
 from twentyone.storage.models import (
     CUSTOMER,
     EXTERNAL,
@@ -33,12 +34,17 @@ from twentyone.storage.models import (
     OPEN,
     VOID,
     CasinoRoundRow,
+    ExchangeGameRow,
+    ExchangePositionRow,
     LedgerAccount,
     OperatorAction,
     Round,
     Transfer,
+    VinteTableRow,
     casino_hold_account,
+    exchange_hold_account,
     hold_account,
+    vinte_hold_account,
 )
 
 _KINDS = (CUSTOMER, HOUSE, HOLD, EXTERNAL)
@@ -147,7 +153,11 @@ _GUARDED_CHANGE = (
     update(LedgerAccount)
     .where(
         LedgerAccount.id == bindparam("account"),
-        or_(LedgerAccount.kind.in_(_UNLIMITED), LedgerAccount.balance >= bindparam("need")),
+        # Not ``kind.in_(...)``: an IN list is rendered again at every execution.
+        or_(
+            *(LedgerAccount.kind == kind for kind in _UNLIMITED),
+            LedgerAccount.balance >= bindparam("need"),
+        ),
     )
     .values(balance=LedgerAccount.balance + bindparam("change"))
     .returning(LedgerAccount.balance)
@@ -165,7 +175,7 @@ class Movement(NamedTuple):
 
 
 async def post(
-    connection: AsyncConnection,
+    connection: StepConnection,
     movements: Sequence[Movement],
     now: float,
     round_id: int | None = None,
@@ -294,7 +304,10 @@ async def audit(session: AsyncSession) -> dict[str, Any]:
 
     ``balanced`` is true when the stored balances equal the recomputed ones, they sum to zero,
     no customer or hold account is below zero, every open round's hold account carries money
-    only while the round is open, and every settled or void round's hold account is empty.
+    only while the round is open, and every settled or void round's hold account is empty;
+    an open exchange game's hold account carries exactly what its stored positions hold, and a
+    finished Vinte-e-um match for balance holds nothing. ``held`` is what open rounds and
+    matches hold; ``exchange_held`` what the exchange markets hold (the maker's quotes too).
     """
     accounts = (await session.scalars(select(LedgerAccount).order_by(LedgerAccount.id))).all()
     debits = dict(
@@ -346,6 +359,37 @@ async def audit(session: AsyncSession) -> dict[str, Any]:
             problems.append(
                 f"casino round {round_id} is {state} but its hold account carries {held}"
             )
+    # An exchange game holds, while it is open, exactly what its stored positions say it
+    # holds for each account; a settled or void game holds nothing.
+    positions = dict(
+        (
+            await session.execute(
+                select(ExchangePositionRow.game_id, func.sum(ExchangePositionRow.held)).group_by(
+                    ExchangePositionRow.game_id
+                )
+            )
+        ).all()
+    )
+    exchange_games = (
+        await session.execute(select(ExchangeGameRow.id, ExchangeGameRow.state))
+    ).all()
+    for game_id, state in exchange_games:
+        held = by_account.get(exchange_hold_account(game_id), 0)
+        if state != OPEN and held != 0:
+            problems.append(
+                f"exchange game {game_id} is {state} but its hold account carries {held}"
+            )
+        expected = int(positions.get(game_id, 0) or 0)
+        if state == OPEN and held != expected:
+            problems.append(f"exchange game {game_id} holds {held}, its positions say {expected}")
+    # A for-balance Vinte-e-um match holds its buy-ins until it is over, void or closed.
+    vinte_tables = (await session.execute(select(VinteTableRow.id, VinteTableRow.status))).all()
+    for table_id, status in vinte_tables:
+        held = by_account.get(vinte_hold_account(table_id), 0)
+        if status in ("over", "void", "closed") and held != 0:
+            problems.append(
+                f"vinte table {table_id} is {status} but its hold account carries {held}"
+            )
     open_rounds = (
         await session.execute(
             select(Round.id, Round.user_id, Round.bet, Round.steps).where(Round.state == OPEN)
@@ -361,7 +405,7 @@ async def audit(session: AsyncSession) -> dict[str, Any]:
     holds = sum(
         balance
         for account, balance in by_account.items()
-        if account.startswith(("round:", "casino:"))
+        if account.startswith(("round:", "casino:", "vinte:"))
     )
     casino_voids = (
         await session.execute(
@@ -390,5 +434,55 @@ async def audit(session: AsyncSession) -> dict[str, Any]:
         "casino_voids": [
             {"id": v.id, "reason": v.void_reason, "at": v.settled_at} for v in casino_voids
         ],
+        # Kept apart from "held" (the stakes of open rounds and matches): the exposure the
+        # Exchange markets hold, the house market maker's included, from the moment a table opens.
+        "exchange_held": sum(
+            balance for account, balance in by_account.items() if account.startswith("exchange:")
+        ),
+        "exchange_open_games": [
+            {"id": game_id, "held": by_account.get(exchange_hold_account(game_id), 0)}
+            for game_id, state in exchange_games
+            if state == OPEN
+        ],
+        "vinte_held": [
+            {
+                "table": table_id,
+                "status": status,
+                "held": by_account.get(vinte_hold_account(table_id), 0),
+            }
+            for table_id, status in vinte_tables
+            if by_account.get(vinte_hold_account(table_id), 0)
+        ],
         "operator_actions": int(actions or 0),
     }
+
+
+async def refund_hold(session: AsyncSession, hold: str, reason: str, now: float) -> int:
+    """Give back what each account paid into the hold account ``hold`` (its transfers in, less
+    its transfers out), as transfers with ``reason``: a void's refund. Returns the total.
+    A hold account that was never opened refunds nothing."""
+    if await session.get(LedgerAccount, hold) is None:
+        return 0
+    paid: dict[str, int] = {}
+    for debit, amount in (
+        await session.execute(
+            select(Transfer.debit, func.sum(Transfer.amount))
+            .where(Transfer.credit == hold)
+            .group_by(Transfer.debit)
+        )
+    ).all():
+        paid[debit] = paid.get(debit, 0) + int(amount)
+    for credit, amount in (
+        await session.execute(
+            select(Transfer.credit, func.sum(Transfer.amount))
+            .where(Transfer.debit == hold)
+            .group_by(Transfer.credit)
+        )
+    ).all():
+        paid[credit] = paid.get(credit, 0) - int(amount)
+    total = 0
+    for account, amount in sorted(paid.items()):
+        if amount > 0:
+            await transfer(session, hold, account, amount, reason, now)
+            total += amount
+    return total

@@ -326,3 +326,156 @@ class CasinoRoundBox(Base):
 def casino_hold_account(round_id: int) -> str:
     """The ledger account holding a Casino round's stakes."""
     return f"casino:{round_id}"
+
+
+class VinteTableRow(Base):
+    """A live Vinte-e-um table (docs/vinte-live.md): its settings, its seats, and the match's
+    whole engine state (one JSON with every hidden card: storage only), written with every step."""
+
+    __tablename__ = "vinte_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    #: The invite link's secret (shown to seated people only).
+    invite: Mapped[str] = mapped_column(String(64))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: One entry per seat: {"user_id", "name", "bot", "account"} or null while empty.
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    client_seed: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    void_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        CheckConstraint(
+            "status in ('waiting', 'playing', 'over', 'void', 'closed')", name="known_status"
+        ),
+        Index(None, "status"),
+    )
+
+
+class VinteRoundRow(Base):
+    """One round of a Vinte-e-um match: its server seed (the operator's only), the deck and the
+    salted hash of every position committed before the deal, and the settled ``record``."""
+
+    __tablename__ = "vinte_rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("vinte_tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(16))
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    client_seed: Mapped[str] = mapped_column(String(64))
+    decks: Mapped[int] = mapped_column(Integer)
+    deck: Mapped[list[Any]] = mapped_column(JSON)
+    hashes: Mapped[list[Any]] = mapped_column(JSON)
+    #: Test-only card injection put cards on top (never in production).
+    scripted: Mapped[bool] = mapped_column(default=False)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    settled_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    __table_args__ = (
+        CheckConstraint("state in ('open', 'settled', 'void')", name="known_state"),
+        UniqueConstraint("table_id", "number"),
+    )
+
+
+def vinte_hold_account(table_id: str) -> str:
+    """The ledger account holding a for-balance Vinte-e-um match's buy-ins."""
+    return f"vinte:{table_id}"
+
+
+# ------------------------------------------------------------------ live Exchange tables
+class ExchangeGameRow(Base):
+    """One game of an Exchange Blackjack table (``twentyone.server.exchange``): its server seed
+    (committed by ``commitment`` before round 1, shown once the game is over), the maker's
+    float for the game, and ``record`` (cards and results) once settled. The market and the
+    cards are rebuilt by replaying its :class:`ExchangeEventRow` rows; what the game holds sits
+    in the hold account ``exchange:{id}`` (:func:`exchange_hold_account`)."""
+
+    __tablename__ = "exchange_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    number: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(16))
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    client_seed: Mapped[str] = mapped_column(String(64))
+    #: Test-only card injection: the cards turned first (never in production).
+    scripted: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    #: What the market maker may risk on this game (its balance, capped by the setting).
+    maker_float: Mapped[int] = mapped_column(BigInteger)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    settled_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    void_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+
+    __table_args__ = (
+        CheckConstraint("state in ('open', 'settled', 'void')", name="known_state"),
+        UniqueConstraint("table_id", "number"),
+        Index(None, "state"),
+    )
+
+
+class ExchangeEventRow(Base):
+    """One market event of an exchange game, in order (a round opened, an order, a cancel, a
+    round closed): the game's durable input, written with the event's transfers."""
+
+    __tablename__ = "exchange_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("exchange_games.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+
+class ExchangeOrderRow(Base):
+    """A customer's order acknowledgement (or refusal), unique per (account, client ref)."""
+
+    __tablename__ = "exchange_orders"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("exchange_games.id"), nullable=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    account: Mapped[str] = mapped_column(String(64))
+    ref: Mapped[str] = mapped_column(String(64))
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The order's id in its game's market (None: refused).
+    market_order: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status_code: Mapped[int] = mapped_column(Integer)
+    #: The answer as last written (the acknowledgement, the final state once the game ended).
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("account", "ref"), Index(None, "game_id"))
+
+
+class ExchangePositionRow(Base):
+    """What an exchange game holds for one account, and its net on the selections already
+    settled: enough to void the game without replaying it."""
+
+    __tablename__ = "exchange_positions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("exchange_games.id"))
+    account: Mapped[str] = mapped_column(String(64))
+    held: Mapped[int] = mapped_column(BigInteger)
+    settled_net: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (UniqueConstraint("game_id", "account"),)
+
+
+def exchange_hold_account(game_id: int) -> str:
+    """The ledger account holding what an exchange game holds for its bettors."""
+    return f"exchange:{game_id}"

@@ -11,6 +11,7 @@ import { match } from "./routes.js";
 import { me, refreshMe } from "./session.js";
 import { del } from "./api.js";
 import { Money, formatMoney, keyLabel } from "./ui.js";
+import { _, _h, N_, LANGUAGES, language, setLanguage, startLanguage } from "./i18n.js";
 import { useShortcuts, currentShortcuts, shortcutsVersion } from "./keys.js";
 import { sound, animations, fourColour, reducedMotion } from "./settings.js";
 
@@ -33,10 +34,12 @@ export async function signOut() {
   }
 }
 
+// Marked here, translated when the title is set (and again when the language changes).
 const TITLES = {
-  lobby: "Lobby", login: "Sign in", register: "Register", account: "Your account",
-  history: "History", replay: "Replay", rules: "Rules", online: "Online Blackjack",
-  casino: "Casino Blackjack", lab: "Rules lab", admin: "Operator",
+  lobby: N_("Lobby"), login: N_("Sign in"), register: N_("Register"), account: N_("Your account"),
+  history: N_("History"), replay: N_("Replay"), rules: N_("Rules"), online: N_("Online Blackjack"),
+  casino: N_("Casino Blackjack"), lab: N_("Rules lab"), admin: N_("Operator"),
+  exchange: N_("Exchange Blackjack"), vinte: N_("Vinte-e-um"),
 };
 
 const loaded = new Map(); // page name -> its module's default export
@@ -47,8 +50,8 @@ async function show(path) {
   const url = new URL(path, window.location.origin);
   const found = match(url.pathname);
   if (!found) {
-    current.value = { error: "There is no such page." };
-    document.title = "Not found · twentyone";
+    current.value = { error: N_("There is no such page.") };
+    document.title = `${_("Not found")} · twentyone`;
     return;
   }
   const name = found.route.page;
@@ -56,11 +59,11 @@ async function show(path) {
     try {
       loaded.set(name, (await import(`/static/pages/${name}.js`)).default);
     } catch (error) {
-      current.value = { error: `This page could not be loaded (${error.message}).` };
+      current.value = { error: _("This page could not be loaded ({reason}).", { reason: error.message }) };
       return;
     }
   }
-  document.title = `${TITLES[name] || (name.startsWith("admin") ? "Operator" : name)} · twentyone`;
+  document.title = `${TITLES[name] ? _(TITLES[name]) : name.startsWith("admin") ? _("Operator") : name} · twentyone`;
   current.value = { Page: loaded.get(name), name, params: found.params, query: url.searchParams };
 }
 
@@ -91,6 +94,28 @@ function Toggle({ setting, label, hint }) {
   </label>`;
 }
 
+/** The languages, each in its own name; a choice applies at once and is remembered. */
+function LanguageSwitcher({ id = "language-switcher" }) {
+  const [busy, setBusy] = useState(false);
+  const choose = async (event) => {
+    setBusy(true);
+    try {
+      await setLanguage(event.currentTarget.value);
+    } finally {
+      setBusy(false);
+    }
+  };
+  // Styled here (the frame's own control): a compact select that reads on the dark footer.
+  return html`<span class="language-switcher" style="display: inline-flex; align-items: center; gap: 0.4rem; margin: 0">
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm6.9 6h-3a15.7 15.7 0 0 0-1.4-3.6A8 8 0 0 1 18.9 8zM12 4c.8 1.2 1.5 2.5 1.9 4h-3.8c.4-1.5 1.1-2.8 1.9-4zM4.3 14a8.2 8.2 0 0 1 0-4h3.4a16.5 16.5 0 0 0 0 4H4.3zm.8 2h3a15.7 15.7 0 0 0 1.4 3.6A8 8 0 0 1 5.1 16zm3-8h-3a8 8 0 0 1 4.4-3.6C8.9 5.5 8.4 6.7 8.1 8zM12 20c-.8-1.2-1.5-2.5-1.9-4h3.8c-.4 1.5-1.1 2.8-1.9 4zm2.3-6H9.7a14.7 14.7 0 0 1 0-4h4.6a14.7 14.7 0 0 1 0 4zm.3 5.6c.6-1.1 1.1-2.3 1.4-3.6h3a8 8 0 0 1-4.4 3.6zm1.7-5.6a16.5 16.5 0 0 0 0-4h3.4a8.2 8.2 0 0 1 0 4h-3.4z"/></svg>
+    <label for=${id} style="position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap">${_("Language")}</label>
+    <select id=${id} value=${language.value} onChange=${choose} disabled=${busy}
+      style="width: auto; min-height: 0; height: auto; margin: 0; padding: 0.2rem 0.5rem; font: inherit; color: inherit; background: transparent; border: 1px solid currentColor; border-radius: 6px">
+      ${LANGUAGES.map((item) => html`<option value=${item.code} lang=${item.code} style="color: #1d232a">${item.name}</option>`)}
+    </select>
+  </span>`;
+}
+
 function SettingsMenu() {
   const [open, setOpen] = useState(false);
   const box = useRef(null);
@@ -106,15 +131,15 @@ function SettingsMenu() {
     };
   }, [open]);
   return html`<div class="menu" ref=${box}>
-    <button type="button" class="icon-button" aria-label="Settings" aria-expanded=${open} aria-controls="settings-menu" onClick=${() => setOpen(!open)}>
+    <button type="button" class="icon-button" aria-label=${_("Settings")} aria-expanded=${open} aria-controls="settings-menu" onClick=${() => setOpen(!open)}>
       <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M19.4 13a7.7 7.7 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7.4 7.4 0 0 0-1.7-1L15 3.2h-4l-.4 2.7c-.6.3-1.2.6-1.7 1l-2.5-1-2 3.5L6.6 11a7.7 7.7 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1c.5.4 1.1.7 1.7 1l.4 2.7h4l.4-2.7c.6-.3 1.2-.6 1.7-1l2.5 1 2-3.5zM13 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7z" transform="translate(-1 0)"/></svg>
     </button>
     ${open &&
-    html`<div class="menu-panel" id="settings-menu" role="group" aria-label="Settings">
-      <${Toggle} setting=${sound} label="Sound" hint="Cards, chips and results" />
-      <${Toggle} setting=${animations} label="Animations" hint=${reducedMotion.value ? "Off: your system asks for reduced motion" : "Dealing and chips"} />
-      <${Toggle} setting=${fourColour} label="Four-colour deck" hint="Clubs green, diamonds blue" />
-      <button type="button" class="menu-link" onClick=${() => { setOpen(false); overlayOpen.value = true; }}>Keyboard shortcuts <kbd>?</kbd></button>
+    html`<div class="menu-panel" id="settings-menu" role="group" aria-label=${_("Settings")}>
+      <${Toggle} setting=${sound} label=${_("Sound")} hint=${_("Cards, chips and results")} />
+      <${Toggle} setting=${animations} label=${_("Animations")} hint=${reducedMotion.value ? _("Off: your system asks for reduced motion") : _("Dealing and chips")} />
+      <${Toggle} setting=${fourColour} label=${_("Four-colour deck")} hint=${_("Clubs green, diamonds blue")} />
+      <button type="button" class="menu-link" onClick=${() => { setOpen(false); overlayOpen.value = true; }}>${_("Keyboard shortcuts")} <kbd>?</kbd></button>
     </div>`}
   </div>`;
 }
@@ -122,27 +147,27 @@ function SettingsMenu() {
 function Header() {
   const user = me.value;
   return html`<header class="topbar">
-    <a class="skip" href="#main" onClick=${(event) => { event.preventDefault(); document.getElementById("main").focus(); }}>Skip to the page</a>
-    <a class="brand" href="/" aria-label="twentyone: the lobby"><${Logo} /><span>twentyone</span></a>
-    <nav aria-label="Main" class="mainnav">
-      <${NavLink} href="/">Lobby</${NavLink}>
-      <${NavLink} href="/online">Online</${NavLink}>
-      <${NavLink} href="/lab">Rules lab</${NavLink}>
-      ${user && html`<${NavLink} href="/history">History</${NavLink}>`}
-      ${user && user.role === "operator" && html`<${NavLink} href="/admin">Operator</${NavLink}>`}
+    <a class="skip" href="#main" onClick=${(event) => { event.preventDefault(); document.getElementById("main").focus(); }}>${_("Skip to the page")}</a>
+    <a class="brand" href="/" aria-label=${_("twentyone: the lobby")}><${Logo} /><span>twentyone</span></a>
+    <nav aria-label=${_("Main")} class="mainnav">
+      <${NavLink} href="/">${_("Lobby")}</${NavLink}>
+      <${NavLink} href="/online">${_("Online")}</${NavLink}>
+      <${NavLink} href="/lab">${_("Rules lab")}</${NavLink}>
+      ${user && html`<${NavLink} href="/history">${_("History")}</${NavLink}>`}
+      ${user && user.role === "operator" && html`<${NavLink} href="/admin">${_("Operator")}</${NavLink}>`}
     </nav>
     <div class="who">
       ${user &&
-      html`<a class="balance" href="/account" aria-label=${`Balance ${formatMoney(user.balance)}: your account`} title="Your account">
-        <span class="balance-label">Balance</span>
+      html`<a class="balance" href="/account" aria-label=${_("Balance {amount}: your account", { amount: formatMoney(user.balance) })} title=${_("Your account")}>
+        <span class="balance-label">${_("Balance")}</span>
         <${Money} amount=${user.balance} />
       </a>`}
       <${SettingsMenu} />
       ${user === null &&
-      html`<a class="btn btn-ghost" href="/login">Sign in</a><a class="btn btn-primary" href="/register">Register</a>`}
+      html`<a class="btn btn-ghost" href="/login">${_("Sign in")}</a><a class="btn btn-primary" href="/register">${_("Register")}</a>`}
       ${user &&
-      html`<a class="who-name" href="/account" title="Your account">${user.name}</a>
-        <button type="button" class="btn btn-ghost" onClick=${signOut}>Sign out</button>`}
+      html`<a class="who-name" href="/account" title=${_("Your account")}>${user.name}</a>
+        <button type="button" class="btn btn-ghost" onClick=${signOut}>${_("Sign out")}</button>`}
     </div>
   </header>`;
 }
@@ -150,13 +175,13 @@ function Header() {
 function Footer() {
   return html`<footer class="footer">
     <p>
-      <strong>twentyone</strong> · play money only: nothing here is worth anything, and nothing can be bought.
-      Every deal is <a href="/history">provably fair</a>.
+      <strong>twentyone</strong> · ${_("play money only: nothing here is worth anything, and nothing can be bought.")}${" "}${_h("Every deal is {link}.", { link: html`<a href="/history">${_("provably fair")}</a>` })}
     </p>
     <p class="footer-links">
-      <a href="/rules/casino">Casino rules</a> <a href="/rules/online">Online rules</a>
-      <a href="/lab">Rules lab</a>
-      <button type="button" class="linkish" onClick=${() => (overlayOpen.value = true)}>Shortcuts <kbd>?</kbd></button>
+      <a href="/rules/casino">${_("Casino rules")}</a> <a href="/rules/online">${_("Online rules")}</a>
+      <a href="/lab">${_("Rules lab")}</a>
+      <button type="button" class="linkish" onClick=${() => (overlayOpen.value = true)}>${_("Shortcuts")} <kbd>?</kbd></button>
+      <${LanguageSwitcher} />
     </p>
   </footer>`;
 }
@@ -171,13 +196,13 @@ function ShortcutsOverlay() {
   const keys = currentShortcuts().filter((item) => item.key !== "?" && item.key !== "escape");
   return html`<div class="overlay" onClick=${(event) => event.target === event.currentTarget && (overlayOpen.value = false)}>
     <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" tabindex="-1" ref=${dialog}>
-      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-      ${keys.length === 0 && html`<p class="muted">This page has no shortcuts of its own.</p>`}
+      <h2 id="shortcuts-title">${_("Keyboard shortcuts")}</h2>
+      ${keys.length === 0 && html`<p class="muted">${_("This page has no shortcuts of its own.")}</p>`}
       <dl class="shortcut-list">
         ${keys.map((item) => html`<div><dt><kbd>${keyLabel(item.key)}</kbd></dt><dd>${item.label}</dd></div>`)}
-        <div><dt><kbd>?</kbd></dt><dd>Show or hide this list</dd></div>
+        <div><dt><kbd>?</kbd></dt><dd>${_("Show or hide this list")}</dd></div>
       </dl>
-      <button type="button" class="btn btn-secondary" onClick=${() => (overlayOpen.value = false)}>Close <kbd>Esc</kbd></button>
+      <button type="button" class="btn btn-secondary" onClick=${() => (overlayOpen.value = false)}>${_("Close")} <kbd>${_("Esc")}</kbd></button>
     </div>
   </div>`;
 }
@@ -188,7 +213,7 @@ function Frame() {
     show(location$.value);
   }, [location$.value]);
   useShortcuts({
-    "?": { run: () => (overlayOpen.value = !overlayOpen.value), label: "Show or hide this list" },
+    "?": { run: () => (overlayOpen.value = !overlayOpen.value), label: _("Show or hide this list") },
     escape: {
       run: () => (overlayOpen.value = false),
       get disabled() {
@@ -199,8 +224,8 @@ function Frame() {
   return html`
     <${Header} />
     <main id="main" tabindex="-1">
-      ${page === null && html`<p class="loading" aria-live="polite">Loading...</p>`}
-      ${page && page.error && html`<div class="panel notice"><p class="error-line" role="alert">${page.error}</p><p><a href="/">Back to the lobby</a></p></div>`}
+      ${page === null && html`<p class="loading" aria-live="polite">${_("Loading...")}</p>`}
+      ${page && page.error && html`<div class="panel notice"><p class="error-line" role="alert">${_(page.error)}</p><p><a href="/">${_("Back to the lobby")}</a></p></div>`}
       ${page && page.Page && html`<${page.Page} key=${page.name} params=${page.params} query=${page.query} />`}
     </main>
     <${Footer} />
@@ -220,5 +245,6 @@ window.addEventListener("popstate", () => {
   location$.value = window.location.pathname + window.location.search;
 });
 
+// The page's language first (its catalogue is one small cached request), then the first render.
 refreshMe().catch(() => {});
-render(html`<${Frame} />`, document.getElementById("app"));
+startLanguage().finally(() => render(html`<${Frame} />`, document.getElementById("app")));

@@ -3,21 +3,23 @@
 // label and total. The four-colour deck and the deal/flip animations are CSS (settings.js sets
 // the document's classes), so a card never redraws for a setting.
 import { html, useRef } from "./lib.js";
+import { _, N_ } from "./i18n.js";
 
 export const SPRITE = "/static/img/cards.svg";
 
 const RANKS = {
-  A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-  8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
+  A: N_("Ace"), 2: N_("Two"), 3: N_("Three"), 4: N_("Four"), 5: N_("Five"), 6: N_("Six"), 7: N_("Seven"),
+  8: N_("Eight"), 9: N_("Nine"), T: N_("Ten"), J: N_("Jack"), Q: N_("Queen"), K: N_("King"),
 };
-const SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const SUITS = { S: N_("spades"), H: N_("hearts"), D: N_("diamonds"), C: N_("clubs") };
 
 /** "AS" -> "Ace of spades"; null -> "face-down card". */
 export function cardName(card) {
-  if (!card) return "face-down card";
+  if (!card) return _("face-down card");
   const rank = RANKS[card[0]];
   const suit = SUITS[card[1]];
-  return rank && suit ? `${rank} of ${suit}` : String(card);
+  // One template, so that a language can put the suit first or join the words.
+  return rank && suit ? _("{rank} of {suit}", { rank: _(rank), suit: _(suit) }) : String(card);
 }
 
 /** The blackjack total of some cards: {total, soft} (an ace counted 11 where that does not bust). */
@@ -70,12 +72,14 @@ export function Hand({ cards = [], hidden = 0, label, total, soft, small = false
   const blackjack = result === "blackjack";
   const words = shown
     ? blackjack
-      ? "Blackjack"
+      ? _("Blackjack")
       : bust
-        ? `bust (${shown.total})`
-        : `${shown.soft ? "soft " : ""}${shown.total}`
+        ? _("bust ({total})", { total: shown.total })
+        : shown.soft
+          ? _("soft {total}", { total: shown.total })
+          : String(shown.total)
     : "";
-  const name = [label, all.map(cardName).join(", "), words && `total ${words}`].filter(Boolean).join(": ");
+  const name = [label, all.map(cardName).join(", "), words && _("total {total}", { total: words })].filter(Boolean).join(": ");
   return html`<div
     class=${`hand${small ? " small" : ""}${active ? " active" : ""}${result ? ` result-${result}` : ""}`}
     role="group"

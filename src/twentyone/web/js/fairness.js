@@ -156,23 +156,27 @@ export async function verifyRecord(record) {
   return result;
 }
 
+// The problems are message ids (marked for extraction; this module imports nothing, so it has
+// its own marker): the page that shows one translates it with _().
+const N_ = (message) => message;
+
 function describeProblem(data) {
-  if (!data || typeof data !== "object") return "there is no fairness record";
+  if (!data || typeof data !== "object") return N_("there is no fairness record");
   if (typeof data.server_seed !== "string" || !/^[0-9a-f]{64}$/.test(data.server_seed)) {
-    return "the server seed is not revealed yet (or is not 64 lowercase hex digits)";
+    return N_("the server seed is not revealed yet (or is not 64 lowercase hex digits)");
   }
-  if (typeof data.commitment !== "string") return "the record has no commitment";
+  if (typeof data.commitment !== "string") return N_("the record has no commitment");
   if (typeof data.client_seed !== "string" || !/^[ -~]{1,64}$/.test(data.client_seed)) {
-    return "the client seed is not 1 to 64 characters from space to '~'";
+    return N_("the client seed is not 1 to 64 characters from space to '~'");
   }
-  if (!Number.isInteger(data.nonce) || data.nonce < 0) return "the nonce is not a whole number >= 0";
+  if (!Number.isInteger(data.nonce) || data.nonce < 0) return N_("the nonce is not a whole number >= 0");
   if (data.decks !== null && (!Number.isInteger(data.decks) || data.decks < 1 || data.decks > 64)) {
-    return "decks is not a whole number from 1 to 64 (or null)";
+    return N_("decks is not a whole number from 1 to 64 (or null)");
   }
-  if (!Number.isInteger(data.position) || data.position < 0) return "the position is not a whole number >= 0";
-  if (!Array.isArray(data.cards)) return "the record has no list of cards";
+  if (!Number.isInteger(data.position) || data.position < 0) return N_("the position is not a whole number >= 0");
+  if (!Array.isArray(data.cards)) return N_("the record has no list of cards");
   if (data.decks !== null && data.position + data.cards.length > 52 * data.decks) {
-    return "the cards do not fit in the shoe";
+    return N_("the cards do not fit in the shoe");
   }
   return null;
 }

@@ -11,16 +11,17 @@ import { html, useEffect, useRef, useState } from "./lib.js";
 import { Hand, handTotal } from "./cards.js";
 import { formatMoney } from "./ui.js";
 import { useShortcuts } from "./keys.js";
+import { _, N_, language } from "./i18n.js";
 
 const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const RANK_NAME = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
 const RESULT_WORDS = {
-  win: "Win",
-  lose: "Lose",
-  bust: "Bust",
-  push: "Push",
-  blackjack: "Blackjack",
-  surrender: "Surrendered",
+  win: N_("Win"),
+  lose: N_("Lose"),
+  bust: N_("Bust"),
+  push: N_("Push"),
+  blackjack: N_("Blackjack"),
+  surrender: N_("Surrendered"),
 };
 
 /** Minor units as "1,234.50"; `signed` writes gains with "+" and losses with a minus sign. */
@@ -33,25 +34,29 @@ export function money(amount, { signed = false } = {}) {
 export { handTotal };
 
 function cardName(card) {
-  if (!card) return "a face-down card";
+  if (!card) return _("a face-down card");
   return `${RANK_NAME[card[0]] || card[0]}${SUIT_SYMBOL[card[1]] || card[1]}`;
 }
 
-function describeAction(action) {
+// A decision as one whole sentence per action (its subject a placeholder), so that each
+// language words it its own way; `late` adds the note that the time ran out.
+function describeDecision(who, action, late) {
+  let text;
   if (action.startsWith("insurance")) {
     const amount = Number(action.split(" ")[1]);
-    return amount ? `takes insurance of ${money(amount)}` : "takes insurance";
+    text = amount ? _("{who} takes insurance of {amount}", { who, amount: money(amount) }) : _("{who} takes insurance", { who });
+  } else {
+    const sentence = {
+      hit: N_("{who} hits"),
+      stand: N_("{who} stands"),
+      double: N_("{who} doubles"),
+      split: N_("{who} splits"),
+      surrender: N_("{who} surrenders"),
+      "no-insurance": N_("{who} declines insurance"),
+    }[action];
+    text = sentence ? _(sentence, { who }) : `${who} ${action}`;
   }
-  return (
-    {
-      hit: "hits",
-      stand: "stands",
-      double: "doubles",
-      split: "splits",
-      surrender: "surrenders",
-      "no-insurance": "declines insurance",
-    }[action] || action
-  );
+  return late ? _("{decision} (time ran out)", { decision: text }) : text;
 }
 
 function clone(table) {
@@ -129,7 +134,7 @@ export function buildSteps(round) {
     }
     return b.hands[handIndex];
   };
-  const steps = [{ event: null, at: events.length ? events[0].at : null, caption: "Before the deal", moved: 0, table: clone(table) }];
+  const steps = [{ event: null, at: events.length ? events[0].at : null, caption: _("Before the deal"), moved: 0, table: clone(table) }];
   for (const event of events) {
     table = clone(table);
     let caption = event.type;
@@ -137,11 +142,11 @@ export function buildSteps(round) {
     let who = null;
     switch (event.type) {
       case "betting-opened":
-        caption = "Betting opens";
+        caption = _("Betting opens");
         break;
       case "seated":
         box(event.box).player = event.player;
-        caption = `${event.player} sits at box ${event.box}`;
+        caption = _("{player} sits at box {box}", { player: event.player, box: event.box });
         break;
       case "bet": {
         const b = box(event.box);
@@ -149,7 +154,9 @@ export function buildSteps(round) {
         b.bet += event.amount;
         b.hands = [{ cards: [], stake: b.bet, doubled: false, result: null, net: null }];
         moved -= event.amount; // a live table takes the stake when it is placed
-        caption = `${b.label}${b.player ? ` (${b.player})` : ""} bets ${money(event.amount)}`;
+        caption = b.player
+          ? _("{box} ({player}) bets {amount}", { box: b.label, player: b.player, amount: money(event.amount) })
+          : _("{box} bets {amount}", { box: b.label, amount: money(event.amount) });
         break;
       }
       case "round-started": {
@@ -161,18 +168,20 @@ export function buildSteps(round) {
           if (!event.paid) moved -= bet; // Online: the bet is taken at the deal
         });
         const total = (event.bets || []).reduce((sum, bet) => sum + bet, 0);
-        caption = event.paid ? `Betting closes: the deal (${money(total)} on the table)` : `Bets placed: ${money(total)}`;
+        caption = event.paid
+          ? _("Betting closes: the deal ({amount} on the table)", { amount: money(total) })
+          : _("Bets placed: {amount}", { amount: money(total) });
         break;
       }
       case "card": {
         if (event.to === "dealer") {
           const faceDown = event.face_up === false;
           table.dealer.cards.push({ card: event.card, faceDown });
-          caption = faceDown ? "The dealer takes his hole card, face down" : `The dealer draws ${cardName(event.card)}`;
+          caption = faceDown ? _("The dealer takes his hole card, face down") : _("The dealer draws {card}", { card: cardName(event.card) });
           who = "dealer";
         } else {
           hand(event.box, event.hand).cards.push(event.card);
-          caption = `${subject(table, event.box, event.hand)} gets ${cardName(event.card)}`;
+          caption = _("{who} gets {card}", { who: subject(table, event.box, event.hand), card: cardName(event.card) });
           who = `${event.box}:${event.hand}`;
         }
         break;
@@ -198,12 +207,12 @@ export function buildSteps(round) {
           b.insurance = amount;
           moved -= amount;
         }
-        caption = `${actor} ${describeAction(action)}${event.timed_out ? " (time ran out)" : ""}`;
+        caption = describeDecision(actor, action, event.timed_out);
         who = noHand ? `${event.box}` : `${event.box}:${event.hand}`;
         break;
       }
       case "peek":
-        caption = event.dealer_blackjack ? "The dealer peeks: blackjack" : "The dealer peeks: no blackjack";
+        caption = event.dealer_blackjack ? _("The dealer peeks: blackjack") : _("The dealer peeks: no blackjack");
         who = "dealer";
         break;
       case "hole-card-revealed": {
@@ -215,7 +224,7 @@ export function buildSteps(round) {
           table.dealer.cards.push({ card: event.card, faceDown: false });
         }
         table.turn = null;
-        caption = `The dealer turns his hole card: ${cardName(event.card)}`;
+        caption = _("The dealer turns his hole card: {card}", { card: cardName(event.card) });
         who = "dealer";
         break;
       }
@@ -226,7 +235,11 @@ export function buildSteps(round) {
         // What comes back to the player: the stake plus the net (nothing on a loss).
         moved += Math.max(0, h.stake + event.net);
         table.net += event.net;
-        caption = `${subject(table, event.box, event.hand)}: ${RESULT_WORDS[event.result] || event.result} ${money(event.net, { signed: true })}`;
+        caption = _("{who}: {result} {amount}", {
+          who: subject(table, event.box, event.hand),
+          result: RESULT_WORDS[event.result] ? _(RESULT_WORDS[event.result]) : event.result,
+          amount: money(event.net, { signed: true }),
+        });
         who = `${event.box}:${event.hand}`;
         break;
       }
@@ -234,25 +247,31 @@ export function buildSteps(round) {
         const b = box(event.box);
         moved += Math.max(0, b.insurance + event.net);
         table.net += event.net;
-        caption = `${b.solo ? "The" : `${b.label}:`} insurance ${event.net > 0 ? "pays" : "loses"} ${money(event.net, { signed: true })}`;
+        {
+          const amount = money(event.net, { signed: true });
+          if (b.solo) caption = event.net > 0 ? _("The insurance pays {amount}", { amount }) : _("The insurance loses {amount}", { amount });
+          else caption = event.net > 0 ? _("{box}: insurance pays {amount}", { box: b.label, amount }) : _("{box}: insurance loses {amount}", { box: b.label, amount });
+        }
         who = `${event.box}`;
         break;
       }
       case "round-settled":
       case "settled":
         if (event.type === "settled" && steps.some((s) => s.event && s.event.type === "round-settled")) {
-          caption = "The table pays out";
+          caption = _("The table pays out");
         } else {
-          caption = `Round settled: net ${money(table.net, { signed: true })}`;
+          caption = _("Round settled: net {amount}", { amount: money(table.net, { signed: true }) });
         }
         table.turn = null;
         break;
       case "voided":
-        caption = `The round is void${event.reason ? `: ${event.reason}` : ""}; stakes refunded`;
+        caption = event.reason
+          ? _("The round is void: {reason}; stakes refunded", { reason: event.reason })
+          : _("The round is void; stakes refunded");
         break;
       case "shoe":
       case "reshuffle-pending":
-        caption = "A new shoe is shuffled and committed";
+        caption = _("A new shoe is shuffled and committed");
         break;
       default:
         caption = (event.type || "event").replace(/-/g, " ");
@@ -270,9 +289,9 @@ export function buildSteps(round) {
 function subject(table, key, handIndex) {
   const b = table.boxes.find((x) => x.key === key);
   const noHand = handIndex === null || handIndex === undefined;
-  if (!b) return `Box ${key}`;
-  if (b.solo) return noHand ? "The player" : b.hands.length > 1 ? `Hand ${handIndex + 1}` : "Your hand";
-  return noHand || b.hands.length < 2 ? b.label : `${b.label}, hand ${handIndex + 1}`;
+  if (!b) return _("Box {box}", { box: key });
+  if (b.solo) return noHand ? _("The player") : b.hands.length > 1 ? _("Hand {hand}", { hand: handIndex + 1 }) : _("Your hand");
+  return noHand || b.hands.length < 2 ? b.label : _("{box}, hand {hand}", { box: b.label, hand: handIndex + 1 });
 }
 
 // An Online round has one box (index 0): the player's own. A Casino round's boxes are the
@@ -286,15 +305,15 @@ function boxDescriber(round) {
       .map((b) => [b.box, b.player || b.name || null]),
   );
   return (key) => {
-    if (!casino) return { label: "Your box", number: 1, mine: true, solo: true, player: null };
-    return { label: `Box ${key}`, number: key, mine: mine.has(key), solo: false, player: players.get(key) || null };
+    if (!casino) return { label: _("Your box"), number: 1, mine: true, solo: true, player: null };
+    return { label: _("Box {box}", { box: key }), number: key, mine: mine.has(key), solo: false, player: players.get(key) || null };
   };
 }
 
 function formatTime(at) {
   if (at === null || at === undefined) return "";
   const date = new Date(at * 1000);
-  return date.toLocaleTimeString("en-GB", { hour12: false });
+  return date.toLocaleTimeString(language.value === "en" ? "en-GB" : language.value, { hour12: false });
 }
 
 function elapsed(at, start) {
@@ -323,17 +342,17 @@ function TableView({ step, kind }) {
   const dealerCards = table.dealer.cards;
   const up = dealerCards.filter((c) => !c.faceDown).map((c) => c.card);
   const hidden = dealerCards.length - up.length;
-  return html`<div class=${`replay-felt felt${kind === "casino" ? " casino" : ""}`} role="group" aria-label="The table at this step">
+  return html`<div class=${`replay-felt felt${kind === "casino" ? " casino" : ""}`} role="group" aria-label=${_("The table at this step")}>
     <div class="replay-dealer">
       ${dealerCards.length
-        ? html`<${Hand} label="Dealer" cards=${up} hidden=${hidden} />`
-        : html`<div class="replay-seat-empty"><span class="hand-label">Dealer</span><span class="replay-empty">no cards yet</span></div>`}
+        ? html`<${Hand} label=${_("Dealer")} cards=${up} hidden=${hidden} />`
+        : html`<div class="replay-seat-empty"><span class="hand-label">${_("Dealer")}</span><span class="replay-empty">${_("no cards yet")}</span></div>`}
     </div>
     <div class="replay-rule" aria-hidden="true">
-      <span>${kind === "casino" ? "Casino Blackjack" : "Online Blackjack"} \u00b7 provably fair</span>
+      <span>${kind === "casino" ? _("Casino Blackjack") : _("Online Blackjack")} \u00b7 ${_("provably fair")}</span>
     </div>
     <div class=${`replay-boxes boxes-${Math.max(1, table.boxes.length)}`}>
-      ${table.boxes.length === 0 && html`<div class="replay-empty">Waiting for bets</div>`}
+      ${table.boxes.length === 0 && html`<div class="replay-empty">${_("Waiting for bets")}</div>`}
       ${table.boxes.map(
         (b) => html`<div class=${`replay-box${b.mine ? " mine" : ""}`} key=${b.key} data-box=${b.number}>
           <div class="replay-box-label">${b.label}</div>
@@ -344,7 +363,7 @@ function TableView({ step, kind }) {
               return html`<div class="replay-hand" key=${hi}>
                 <${Hand}
                   cards=${h.cards}
-                  label=${b.hands.length > 1 ? `Hand ${hi + 1}` : undefined}
+                  label=${b.hands.length > 1 ? _("Hand {hand}", { hand: hi + 1 }) : undefined}
                   active=${active}
                   result=${h.result === "bust" ? "lose" : h.result}
                 />
@@ -354,12 +373,12 @@ function TableView({ step, kind }) {
                 </div>
                 ${h.result &&
                 html`<div class=${`replay-result ${h.net > 0 ? "up" : h.net < 0 ? "down" : "even"}`} data-result=${h.result}>
-                  ${RESULT_WORDS[h.result] || h.result} ${money(h.net, { signed: true })}
+                  ${RESULT_WORDS[h.result] ? _(RESULT_WORDS[h.result]) : h.result} ${money(h.net, { signed: true })}
                 </div>`}
               </div>`;
             })}
           </div>
-          ${b.insurance > 0 && html`<div class="replay-insurance">Insurance ${money(b.insurance)}</div>`}
+          ${b.insurance > 0 && html`<div class="replay-insurance">${_("Insurance {amount}", { amount: money(b.insurance) })}</div>`}
         </div>`,
       )}
     </div>
@@ -398,11 +417,11 @@ export function Replay({ round, kind = "online", start = "last" }) {
   }, [playing, index, last]);
 
   useShortcuts({
-    arrowright: { run: stopAnd(() => go(index + 1)), label: "Next step" },
-    arrowleft: { run: stopAnd(() => go(index - 1)), label: "Previous step" },
-    home: { run: stopAnd(() => go(0)), label: "First step" },
-    end: { run: stopAnd(() => go(last)), label: "Last step" },
-    p: { run: toggle, label: "Play / pause the replay" },
+    arrowright: { run: stopAnd(() => go(index + 1)), label: _("Next step") },
+    arrowleft: { run: stopAnd(() => go(index - 1)), label: _("Previous step") },
+    home: { run: stopAnd(() => go(0)), label: _("First step") },
+    end: { run: stopAnd(() => go(last)), label: _("Last step") },
+    p: { run: toggle, label: _("Play / pause the replay") },
   });
 
   useEffect(() => {
@@ -415,34 +434,34 @@ export function Replay({ round, kind = "online", start = "last" }) {
 
   const step = steps[index];
   const begin = steps[0].at;
-  return html`<section class="replay" data-kind=${kind} aria-label="Round replay">
+  return html`<section class="replay" data-kind=${kind} aria-label=${_("Round replay")}>
     <link rel="stylesheet" href="/static/css/history.css" />
     <div class="replay-stage">
       <${TableView} step=${step} kind=${kind} />
       <div class="replay-caption" aria-live="polite">
-        <span class="replay-step-no" data-testid="replay-step">Step ${index} of ${last}</span>
+        <span class="replay-step-no" data-testid="replay-step">${_("Step {step} of {steps}", { step: index, steps: last })}</span>
         <span class="replay-step-text" data-testid="replay-caption">${step.caption}</span>
         ${step.at != null && index > 0 && html`<time class="replay-time">${formatTime(step.at)} <small>${elapsed(step.at, begin)}</small></time>`}
       </div>
-      <div class="replay-controls" role="group" aria-label="Replay controls">
-        <button type="button" class="btn btn-secondary" aria-label="First step" title="First step (Home)" disabled=${index === 0} onClick=${stopAnd(() => go(0))}><${Icon} name="first" /></button>
-        <button type="button" class="btn btn-secondary" aria-label="Previous step" title="Previous step (\u2190)" disabled=${index === 0} onClick=${stopAnd(() => go(index - 1))}><${Icon} name="previous" /></button>
-        <button type="button" class="btn btn-primary replay-play" aria-label=${playing ? "Pause" : "Play"} title="Play / pause (P)" onClick=${toggle}><${Icon} name=${playing ? "pause" : "play"} /></button>
-        <button type="button" class="btn btn-secondary" aria-label="Next step" title="Next step (\u2192)" disabled=${index === last} onClick=${stopAnd(() => go(index + 1))}><${Icon} name="next" /></button>
-        <button type="button" class="btn btn-secondary" aria-label="Last step" title="Last step (End)" disabled=${index === last} onClick=${stopAnd(() => go(last))}><${Icon} name="last" /></button>
-        <input type="range" class="replay-scrub" min="0" max=${last} value=${index} aria-label="Step"
+      <div class="replay-controls" role="group" aria-label=${_("Replay controls")}>
+        <button type="button" class="btn btn-secondary" aria-label=${_("First step")} title=${_("First step (Home)")} disabled=${index === 0} onClick=${stopAnd(() => go(0))}><${Icon} name="first" /></button>
+        <button type="button" class="btn btn-secondary" aria-label=${_("Previous step")} title=${_("Previous step (\u2190)")} disabled=${index === 0} onClick=${stopAnd(() => go(index - 1))}><${Icon} name="previous" /></button>
+        <button type="button" class="btn btn-primary replay-play" aria-label=${playing ? _("Pause") : _("Play")} title=${_("Play / pause (P)")} onClick=${toggle}><${Icon} name=${playing ? "pause" : "play"} /></button>
+        <button type="button" class="btn btn-secondary" aria-label=${_("Next step")} title=${_("Next step (\u2192)")} disabled=${index === last} onClick=${stopAnd(() => go(index + 1))}><${Icon} name="next" /></button>
+        <button type="button" class="btn btn-secondary" aria-label=${_("Last step")} title=${_("Last step (End)")} disabled=${index === last} onClick=${stopAnd(() => go(last))}><${Icon} name="last" /></button>
+        <input type="range" class="replay-scrub" min="0" max=${last} value=${index} aria-label=${_("Step")}
           onInput=${(e) => {
             setPlaying(false);
             go(Number(e.currentTarget.value));
           }} />
       </div>
-      <div class="replay-money" aria-label="Money at this step">
-        <div><span>Staked</span><strong>${money(step.table.staked)}</strong></div>
-        <div><span>Paid back</span><strong>${money(step.table.returned)}</strong></div>
-        <div><span>Net so far</span><strong class=${step.table.net > 0 ? "up" : step.table.net < 0 ? "down" : ""} data-testid="replay-net">${money(step.table.net, { signed: true })}</strong></div>
+      <div class="replay-money" aria-label=${_("Money at this step")}>
+        <div><span>${_("Staked")}</span><strong>${money(step.table.staked)}</strong></div>
+        <div><span>${_("Paid back")}</span><strong>${money(step.table.returned)}</strong></div>
+        <div><span>${_("Net so far")}</span><strong class=${step.table.net > 0 ? "up" : step.table.net < 0 ? "down" : ""} data-testid="replay-net">${money(step.table.net, { signed: true })}</strong></div>
       </div>
     </div>
-    <ol class="replay-events" ref=${listRef} aria-label="Events">
+    <ol class="replay-events" ref=${listRef} aria-label=${_("Events")}>
       ${steps.slice(1).map(
         (s, i) => html`<li key=${i + 1} data-step=${i + 1} class=${i + 1 === index ? "current" : i + 1 < index ? "past" : ""}>
           <button type="button" onClick=${stopAnd(() => go(i + 1))} aria-current=${i + 1 === index ? "step" : undefined}>

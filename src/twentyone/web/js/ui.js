@@ -2,22 +2,39 @@
 // error lines, a loader hook and a countdown driven by the server's clock.
 import { html, useState, useEffect, useRef, useCallback } from "./lib.js";
 import { play } from "./sound.js";
+import { _, n_, N_, language } from "./i18n.js";
+
+// Each language's decimal mark, signs and whole-number format, found once (Intl's own data).
+const NOTATIONS = new Map();
+function notation(code) {
+  if (!NOTATIONS.has(code)) {
+    const part = (number, type, fallback) =>
+      (new Intl.NumberFormat(code, { signDisplay: "always" }).formatToParts(number).find((item) => item.type === type) || {}).value || fallback;
+    NOTATIONS.set(code, {
+      whole: new Intl.NumberFormat(code, { maximumFractionDigits: 0 }),
+      decimal: part(1.5, "decimal", "."),
+      minus: part(-1, "minusSign", "-"),
+      plus: part(1, "plusSign", "+"),
+    });
+  }
+  return NOTATIONS.get(code);
+}
 
 /**
- * Minor units as money, with thousands separators and two decimals:
- * formatMoney(123450) === "1,234.50"; formatMoney(-5) === "-0.05"; `signed` adds a "+".
- * Integer arithmetic only (money is never a float here).
+ * Minor units as money in the current language's notation, with two decimals: in English
+ * formatMoney(123450) === "1,234.50", formatMoney(-5) === "-0.05"; in Finnish "1 234,50".
+ * `signed` adds a "+". Integer arithmetic only (money is never a float here): the whole units
+ * (an integer) are formatted by Intl, the cents are two digits after the language's decimal mark.
  */
 export function formatMoney(amount, { signed = false } = {}) {
   const value = Number(amount) || 0;
   const negative = value < 0;
   const units = Math.abs(Math.trunc(value));
-  const whole = Math.floor(units / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const marks = notation(language.value);
+  const whole = marks.whole.format(Math.floor(units / 100));
   const cents = String(units % 100).padStart(2, "0");
-  const sign = negative ? "-" : signed && units > 0 ? "+" : "";
-  return `${sign}${whole}.${cents}`;
+  const sign = negative ? marks.minus : signed && units > 0 ? marks.plus : "";
+  return `${sign}${whole}${marks.decimal}${cents}`;
 }
 
 /** An amount of play money (minor units); `signed` shows +/- and colours it. */
@@ -88,7 +105,7 @@ export function Chip({ value, size = 48, index = 0 }) {
     return html`<rect x=${x - 5} y=${y - 9} width="10" height="18" rx="2" fill=${ink}
       transform=${`rotate(${i * 60 + 90} ${x} ${y})`} />`;
   });
-  return html`<svg class="chip" width=${size} height=${size} viewBox="0 0 100 100" role="img" aria-label=${`chip ${formatMoney(value)}`}>
+  return html`<svg class="chip" width=${size} height=${size} viewBox="0 0 100 100" role="img" aria-label=${_("chip {amount}", { amount: formatMoney(value) })}>
     <circle cx="50" cy="52" r="47" fill="rgba(0,0,0,0.35)" />
     <circle cx="50" cy="50" r="47" fill=${face} stroke="rgba(0,0,0,0.35)" stroke-width="1.5" />
     ${spots}
@@ -105,7 +122,7 @@ export function Chip({ value, size = 48, index = 0 }) {
  * `keys` (optional) are the shortcut keys shown on the chips, in order (e.g. ["1", "2", ...]).
  */
 export function ChipTray({ denominations = [], onChip, disabled = false, keys = [], selected }) {
-  return html`<div class="chip-tray" role="group" aria-label="Chips">
+  return html`<div class="chip-tray" role="group" aria-label=${_("Chips")}>
     ${denominations.map(
       (value, i) => html`<button
         type="button"
@@ -115,7 +132,7 @@ export function ChipTray({ denominations = [], onChip, disabled = false, keys = 
           play("chip");
           onChip && onChip(value);
         }}
-        aria-label=${`Add a ${formatMoney(value)} chip`}
+        aria-label=${_("Add a {amount} chip", { amount: formatMoney(value) })}
         aria-keyshortcuts=${keys[i] ? keyLabel(keys[i]) : undefined}
         data-kbd=${keys[i]}
       >
@@ -144,7 +161,7 @@ export function chipsFor(amount, denominations = [100, 500, 2500, 10000, 50000])
 export function ChipStack({ amount, denominations, size = 40, max = 8, showAmount = true }) {
   if (!amount) return null;
   const chips = chipsFor(amount, denominations).slice(0, max); // the first (biggest) at the bottom
-  return html`<div class="chip-stack-box" role="img" aria-label=${`bet ${formatMoney(amount)}`}>
+  return html`<div class="chip-stack-box" role="img" aria-label=${_("bet {amount}", { amount: formatMoney(amount) })}>
     <div class="chip-stack" style=${`--chip-size: ${size}px`}>
       ${chips.map((value, i) => html`<${Chip} key=${i} value=${value} size=${size} index=${i} />`)}
     </div>
@@ -171,9 +188,10 @@ export function ErrorLine({ error }) {
   return html`<p class="error-line" role="alert"><span aria-hidden="true">!</span> ${capitalise(text)}</p>`;
 }
 
-/** The first letter in upper case (the API's messages are sentences without it). */
+/** The first letter in upper case (the API's messages are sentences without it), by the
+ * language's own rule (Turkish "i" becomes "İ"). */
 export function capitalise(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
+  return text ? text[0].toLocaleUpperCase(language.value) + text.slice(1) : text;
 }
 
 /**
@@ -209,7 +227,7 @@ export function useAsync(fn, deps = []) {
  * wrong still counts the server's time. `total` is the full duration (for the bar); without it
  * the time left when the deadline was first seen. `tick` plays the tick sound in the last seconds.
  */
-export function Countdown({ deadline, now, total, label = "Time left", tick = false, onExpire }) {
+export function Countdown({ deadline, now, total, label = _("Time left"), tick = false, onExpire }) {
   const offset = useRef(0);
   const seenNow = useRef(null);
   const first = useRef({ deadline: null, left: 0 });
@@ -236,16 +254,16 @@ export function Countdown({ deadline, now, total, label = "Time left", tick = fa
     lastWhole.current = whole;
   }
   const fraction = Math.min(1, left / full);
-  return html`<div class=${`countdown${left <= 5 ? " urgent" : ""}`} role="timer" aria-label=${`${label}: ${whole} seconds`}>
+  return html`<div class=${`countdown${left <= 5 ? " urgent" : ""}`} role="timer" aria-label=${n_("{label}: {n} second", "{label}: {n} seconds", whole, { label })}>
     <div class="countdown-bar"><div class="countdown-fill" style=${`width: ${(fraction * 100).toFixed(1)}%`}></div></div>
-    <span class="countdown-text">${whole} s</span>
+    <span class="countdown-text">${_("{n} s", { n: whole })}</span>
   </div>`;
 }
 
-/** A date and time from epoch seconds, in this browser's locale ("1 Dec 2026, 19:40"). */
+/** A date and time from epoch seconds, in the page's language ("1 Dec 2026, 19:40"). */
 export function formatTime(seconds) {
   if (seconds === null || seconds === undefined) return "";
-  return new Date(seconds * 1000).toLocaleString(undefined, {
+  return new Date(seconds * 1000).toLocaleString(language.value, {
     day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
   });
 }
@@ -253,10 +271,10 @@ export function formatTime(seconds) {
 /** A duration in words, for waits: 59 -> "59 s", 3540 -> "59 min", 5400 -> "1 h 30 min". */
 export function formatDuration(seconds) {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return _("{n} s", { n: s });
   const minutes = Math.ceil(s / 60);
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return _("{minutes} min", { minutes });
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  return rest ? _("{hours} h {minutes} min", { hours, minutes: rest }) : _("{hours} h", { hours });
 }

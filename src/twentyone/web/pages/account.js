@@ -6,21 +6,23 @@ import { me } from "../js/session.js";
 import { Money, Button, ErrorLine, Panel, formatMoney, formatTime, formatDuration } from "../js/ui.js";
 import { play } from "../js/sound.js";
 import { useShortcuts } from "../js/keys.js";
+import { _, N_ } from "../js/i18n.js";
 
 export const PAGE = 20;
 
 const REASONS = {
-  grant: "Welcome grant",
-  "top-up": "Top-up",
-  stake: "Bet placed",
-  "stake returned": "Stake returned",
-  winnings: "Winnings",
-  "void refund": "Refund (round voided)",
+  grant: N_("Welcome grant"),
+  "top-up": N_("Top-up"),
+  stake: N_("Bet placed"),
+  "stake returned": N_("Stake returned"),
+  winnings: N_("Winnings"),
+  "void refund": N_("Refund (round voided)"),
 };
 
 /** A transfer's reason in words ("stake returned" -> "Stake returned"). */
 export function reasonLabel(reason) {
-  return REASONS[reason] || (reason ? reason[0].toUpperCase() + reason.slice(1) : "Transfer");
+  if (REASONS[reason]) return _(REASONS[reason]);
+  return reason ? reason[0].toUpperCase() + reason.slice(1) : _("Transfer");
 }
 
 /** The round page of a transfer's round, from its counterparty account (null: no link). */
@@ -30,11 +32,12 @@ function roundLink(item) {
   return `/history/${kind}/${item.round}`;
 }
 
-/** The server's top-up refusal ("... wait 3540 s more") as a friendly sentence. */
+/** The server's top-up refusal ("... wait 3540 s more", in any language: the wait is its last
+ * number) as a friendly sentence. */
 export function topUpWait(message) {
-  const found = /wait (\d+(?:\.\d+)?) s/.exec(message || "");
+  const found = /(\d+(?:\.\d+)?)\D*$/.exec(message || "");
   if (!found) return message;
-  return `You have had this hour's top-up. The next one is possible in ${formatDuration(Number(found[1]))}.`;
+  return _("You have had this hour's top-up. The next one is possible in {wait}.", { wait: formatDuration(Number(found[1])) });
 }
 
 function Statement({ version }) {
@@ -60,15 +63,15 @@ function Statement({ version }) {
   useEffect(() => {
     load(null);
   }, [version]);
-  useShortcuts({ n: { run: () => next !== null && !loading && load(next), label: "Show older transfers" } });
+  useShortcuts({ n: { run: () => next !== null && !loading && load(next), label: _("Show older transfers") } });
 
-  return html`<${Panel} title="Statement" class="statement">
+  return html`<${Panel} title=${_("Statement")} class="statement">
     <${ErrorLine} error=${error} />
-    ${rows.length === 0 && loading && html`<p class="loading">Loading the statement...</p>`}
-    ${rows.length === 0 && !loading && !error && html`<p class="muted">No transfers yet.</p>`}
+    ${rows.length === 0 && loading && html`<p class="loading">${_("Loading the statement...")}</p>`}
+    ${rows.length === 0 && !loading && !error && html`<p class="muted">${_("No transfers yet.")}</p>`}
     ${rows.length > 0 &&
-    html`<table class="data-table" aria-label="Statement, newest first">
-      <thead><tr><th scope="col">Date</th><th scope="col">What</th><th scope="col" class="hide-narrow">Round</th><th scope="col" class="num">Amount</th></tr></thead>
+    html`<table class="data-table" aria-label=${_("Statement, newest first")}>
+      <thead><tr><th scope="col">${_("Date")}</th><th scope="col">${_("What")}</th><th scope="col" class="hide-narrow">${_("Round")}</th><th scope="col" class="num">${_("Amount")}</th></tr></thead>
       <tbody>
         ${rows.map((item) => {
           const link = roundLink(item);
@@ -82,7 +85,7 @@ function Statement({ version }) {
       </tbody>
     </table>`}
     ${next !== null &&
-    html`<div class="pager"><${Button} kbd="n" onClick=${() => load(next)} busy=${loading}>Show older transfers</${Button}></div>`}
+    html`<div class="pager"><${Button} kbd="n" onClick=${() => load(next)} busy=${loading}>${_("Show older transfers")}</${Button}></div>`}
   </${Panel}>`;
 }
 
@@ -92,14 +95,14 @@ export default function Account() {
   const [done, setDone] = useState(null);
   const [busy, setBusy] = useState(false);
   const [version, setVersion] = useState(0);
-  useShortcuts({ t: { run: () => !busy && me.value && topUp(), label: "Top up" } });
+  useShortcuts({ t: { run: () => !busy && me.value && topUp(), label: _("Top up") } });
 
-  if (user === undefined) return html`<p class="loading">Loading...</p>`;
+  if (user === undefined) return html`<p class="loading">${_("Loading...")}</p>`;
   if (user === null) {
     return html`<div class="panel notice">
-      <h1>Your account</h1>
-      <p>Sign in to see your balance and statement.</p>
-      <div class="btn-row" style="justify-content: center"><a class="btn btn-primary" href="/login?next=/account">Sign in</a><a class="btn btn-secondary" href="/register?next=/account">Register</a></div>
+      <h1>${_("Your account")}</h1>
+      <p>${_("Sign in to see your balance and statement.")}</p>
+      <div class="btn-row" style="justify-content: center"><a class="btn btn-primary" href="/login?next=/account">${_("Sign in")}</a><a class="btn btn-secondary" href="/register?next=/account">${_("Register")}</a></div>
     </div>`;
   }
 
@@ -112,7 +115,7 @@ export default function Account() {
       me.value = { ...me.value, balance: out.balance };
       window.dispatchEvent(new CustomEvent("balance", { detail: out.balance }));
       play("chip");
-      setDone(`Added ${formatMoney(out.balance - user.balance)} to your balance.`);
+      setDone(_("Added {amount} to your balance.", { amount: formatMoney(out.balance - user.balance) }));
       setVersion((n) => n + 1);
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 429 ? topUpWait(failure.message) : failure);
@@ -123,15 +126,15 @@ export default function Account() {
 
   return html`
     <div class="page-head">
-      <div><p class="eyebrow">Your account</p><h1>${user.name}</h1></div>
-      <a href="/history">Your rounds</a>
+      <div><p class="eyebrow">${_("Your account")}</p><h1>${user.name}</h1></div>
+      <a href="/history">${_("Your rounds")}</a>
     </div>
     <div class="account-grid">
       <section class="felt balance-card" aria-labelledby="balance-title">
-        <h2 id="balance-title">Balance</h2>
+        <h2 id="balance-title">${_("Balance")}</h2>
         <span class="big" data-testid="account-balance"><${Money} amount=${user.balance} /></span>
-        <${Button} variant="primary" kbd="t" onClick=${topUp} busy=${busy}>Top up</${Button}>
-        <p class="muted" style="margin: 0.75rem 0 0">Play money, once an hour. Money in an open round is not counted here.</p>
+        <${Button} variant="primary" kbd="t" onClick=${topUp} busy=${busy}>${_("Top up")}</${Button}>
+        <p class="muted" style="margin: 0.75rem 0 0">${_("Play money, once an hour. Money in an open round is not counted here.")}</p>
         ${done && html`<p class="success-line" role="status">${done}</p>`}
         <${ErrorLine} error=${error} />
       </section>

@@ -7,6 +7,7 @@ import { get, post } from "../js/api.js";
 import { Replay } from "../js/replay.js";
 import { Card } from "../js/cards.js";
 import { AdminFrame, Money, Problem, StateBadge, isOperator, money, roundState, useLoad, when } from "./admin.js";
+import { _ } from "../js/i18n.js";
 
 function path(kind, id) {
   return kind === "casino" ? `/api/admin/casino/rounds/${encodeURIComponent(id)}` : `/api/admin/rounds/${encodeURIComponent(id)}`;
@@ -43,7 +44,7 @@ function VoidForm({ id, onDone }) {
   const submit = async (event) => {
     event.preventDefault();
     if (!reason.trim()) {
-      setError(new Error("Give the reason for the void: players and auditors read it."));
+      setError(new Error(_("Give the reason for the void: players and auditors read it.")));
       return;
     }
     if (!sure) {
@@ -60,17 +61,17 @@ function VoidForm({ id, onDone }) {
     }
     setBusy(false);
   };
-  return html`<form class="adm-void" aria-label="Void this round" onSubmit=${submit}>
-    <h2>Void this round</h2>
-    <p>The round ends without a result: every stake it holds goes back to the player, and the void is recorded with your name and the reason.</p>
-    <label for="void-reason">Reason</label>
+  return html`<form class="adm-void" aria-label=${_("Void this round")} onSubmit=${submit}>
+    <h2>${_("Void this round")}</h2>
+    <p>${_("The round ends without a result: every stake it holds goes back to the player, and the void is recorded with your name and the reason.")}</p>
+    <label for="void-reason">${_("Reason")}</label>
     <textarea id="void-reason" name="reason" rows="2" maxlength="500" aria-required="true" value=${reason}
       onInput=${(e) => (setReason(e.currentTarget.value.replace(/[\r\n\t]+/g, " ")), setSure(false))}
-      placeholder="e.g. the table lost its connection mid-round"></textarea>
+      placeholder=${_("e.g. the table lost its connection mid-round")}></textarea>
     <${Problem} error=${error} />
     <div class="adm-void-actions">
-      <button type="submit" class="btn btn-danger" disabled=${busy}>${sure ? "Confirm: void and refund" : "Void round"}</button>
-      ${sure && html`<button type="button" class="btn btn-secondary" onClick=${() => setSure(false)}>Cancel</button>`}
+      <button type="submit" class="btn btn-danger" disabled=${busy}>${sure ? _("Confirm: void and refund") : _("Void round")}</button>
+      ${sure && html`<button type="button" class="btn btn-secondary" onClick=${() => setSure(false)}>${_("Cancel")}</button>`}
     </div>
   </form>`;
 }
@@ -78,14 +79,14 @@ function VoidForm({ id, onDone }) {
 function Fairness({ record }) {
   if (!record) return null;
   const rows = [
-    ["Server seed", record.server_seed ?? "not revealed yet"],
-    ["Commitment", record.commitment],
-    ["Client seed", record.client_seed],
-    ["Nonce", record.nonce],
-    ["Decks", record.decks ?? "infinite"],
-    ...(record.shoe !== undefined ? [["Shoe", record.shoe]] : []),
-    ...(record.position !== undefined ? [["First card at", record.position]] : []),
-    ["Cards dealt", Array.isArray(record.cards) ? record.cards.join(" ") : record.cards],
+    [_("Server seed"), record.server_seed ?? _("not revealed yet")],
+    [_("Commitment"), record.commitment],
+    [_("Client seed"), record.client_seed],
+    [_("Nonce"), record.nonce],
+    [_("Decks"), record.decks ?? _("infinite")],
+    ...(record.shoe !== undefined ? [[_("Shoe"), record.shoe]] : []),
+    ...(record.position !== undefined ? [[_("First card at"), record.position]] : []),
+    [_("Cards dealt"), Array.isArray(record.cards) ? record.cards.join(" ") : record.cards],
   ];
   return html`<dl class="adm-kv adm-fair">
     ${rows.map(([k, v]) => html`<dt>${k}</dt><dd><code>${String(v ?? "\u2014")}</code></dd>`)}
@@ -104,25 +105,25 @@ export default function AdminReplay({ params }) {
   <${AdminFrame}
     active="rounds"
     title=${`Round #${params.id}`}
-    subtitle=${kind === "casino" ? "Casino" : "Online Blackjack"}
-    actions=${html`<a class="btn btn-secondary" href="/admin/rounds">\u2190 Rounds</a>`}
+    subtitle=${kind === "casino" ? _("Casino") : _("Online Blackjack")}
+    actions=${html`<a class="btn btn-secondary" href="/admin/rounds">${_("\u2190 Rounds")}</a>`}
   >
     <${Problem} error=${round.error} />
-    ${round.loading && !r && html`<p class="adm-note">Loading the round\u2026</p>`}
-    ${voided && html`<p class="adm-ok" role="status" data-testid="void-done">Round #${voided.id} is void: ${money(voided.refunded)} refunded. Reason: \u201c${voided.reason}\u201d.</p>`}
+    ${round.loading && !r && html`<p class="adm-note">${_("Loading the round\u2026")}</p>`}
+    ${voided && html`<p class="adm-ok" role="status" data-testid="void-done">${_("Round #{round} is void: {amount} refunded. Reason: \u201c{reason}\u201d.", { round: voided.id, amount: money(voided.refunded), reason: voided.reason })}</p>`}
     ${r &&
     html`<div class="adm-summary" data-testid="round-summary">
-        <div><span>State</span><${StateBadge} state=${r.state} /></div>
-        <div><span>Player</span><strong>${players(r, kind)}</strong></div>
-        <div><span>Table</span><strong>${r.table || r.table_id || (kind === "online" ? "online" : "\u2014")}</strong></div>
-        <div><span>Bet</span><strong>${money(betOf(r, kind))}</strong></div>
-        <div><span>${kind === "casino" ? "Players' net" : "Player net"}</span><strong>${state !== "settled" || r.net === undefined || r.net === null ? "\u2014" : html`<${Money} amount=${r.net} signed />`}</strong></div>
-        <div><span>Dealt</span><strong>${when(r.created_at)}</strong></div>
-        ${hole && html`<div><span>Hole card (face down)</span><strong class="adm-hole"><${Card} card=${hole} /><code data-testid="hole-card">${hole}</code></strong></div>`}
-        ${r.settled_at && html`<div><span>Ended</span><strong>${when(r.settled_at)}</strong></div>`}
+        <div><span>${_("State")}</span><${StateBadge} state=${r.state} /></div>
+        <div><span>${_("Player")}</span><strong>${players(r, kind)}</strong></div>
+        <div><span>${_("Table")}</span><strong>${r.table || r.table_id || (kind === "online" ? "online" : "\u2014")}</strong></div>
+        <div><span>${_("Bet")}</span><strong>${money(betOf(r, kind))}</strong></div>
+        <div><span>${kind === "casino" ? _("Players' net") : _("Player net")}</span><strong>${state !== "settled" || r.net === undefined || r.net === null ? "\u2014" : html`<${Money} amount=${r.net} signed />`}</strong></div>
+        <div><span>${_("Dealt")}</span><strong>${when(r.created_at)}</strong></div>
+        ${hole && html`<div><span>${_("Hole card (face down)")}</span><strong class="adm-hole"><${Card} card=${hole} /><code data-testid="hole-card">${hole}</code></strong></div>`}
+        ${r.settled_at && html`<div><span>${_("Ended")}</span><strong>${when(r.settled_at)}</strong></div>`}
       </div>
-      ${r.void_reason && html`<p class="adm-void-reason">Voided: \u201c${r.void_reason}\u201d</p>`}
-      ${r.error && html`<p class="adm-problem">This round cannot be replayed: ${r.error}</p>`}
+      ${r.void_reason && html`<p class="adm-void-reason">${_("Voided: \u201c{reason}\u201d", { reason: r.void_reason })}</p>`}
+      ${r.error && html`<p class="adm-problem">${_("This round cannot be replayed: {reason}", { reason: r.error })}</p>`}
       <div class="adm-replay-layout">
         <div class="adm-replay-main">
           ${Array.isArray(r.events) && html`<${Replay} round=${r} kind=${kind} />`}
@@ -131,13 +132,13 @@ export default function AdminReplay({ params }) {
           ${kind === "online" && state === "open" && html`<${VoidForm} id=${r.id} onDone=${setVoided} />`}
           ${r.fairness &&
           html`<section class="adm-section">
-            <div class="adm-section-head"><h2>Fairness record</h2></div>
+            <div class="adm-section-head"><h2>${_("Fairness record")}</h2></div>
             <${Fairness} record=${r.fairness} />
           </section>`}
           ${Array.isArray(r.actions) &&
           html`<section class="adm-section">
-            <div class="adm-section-head"><h2>Decisions</h2></div>
-            ${r.actions.length === 0 ? html`<p class="adm-muted">None yet.</p>` : html`<ol class="adm-actions">${r.actions.map((a) => html`<li><code>${a}</code></li>`)}</ol>`}
+            <div class="adm-section-head"><h2>${_("Decisions")}</h2></div>
+            ${r.actions.length === 0 ? html`<p class="adm-muted">${_("None yet.")}</p>` : html`<ol class="adm-actions">${r.actions.map((a) => html`<li><code>${a}</code></li>`)}</ol>`}
           </section>`}
         </aside>
       </div>`}

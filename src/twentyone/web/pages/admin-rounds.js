@@ -6,6 +6,7 @@
 import { html, useState, useEffect } from "../js/lib.js";
 import { get } from "../js/api.js";
 import { navigate } from "../js/app.js";
+import { _, _h, n_ } from "../js/i18n.js";
 import {
   AdminFrame,
   DataTable,
@@ -140,58 +141,60 @@ export default function AdminRounds({ query }) {
   const set = (field) => (event) => setDraft({ ...draft, [field]: event.currentTarget.value });
   const hasMore = results && (results.next.online !== null || results.next.casino !== null);
 
-  return html`<${AdminFrame} active="rounds" title="Rounds" subtitle="Every round of every table: search, then open one to replay it card by card">
-    <form class="adm-filters" role="search" aria-label="Search rounds" onSubmit=${submit}>
-      <label>Player<input name="player" value=${draft.player} onInput=${set("player")} placeholder="any" autocomplete="off" spellcheck="false" /></label>
-      <label>Table
+  return html`<${AdminFrame} active="rounds" title=${_("Rounds")} subtitle=${_("Every round of every table: search, then open one to replay it card by card")}>
+    <form class="adm-filters" role="search" aria-label=${_("Search rounds")} onSubmit=${submit}>
+      <label>${_("Player")}<input name="player" value=${draft.player} onInput=${set("player")} placeholder=${_("any")} autocomplete="off" spellcheck="false" /></label>
+      <label>${_("Table")}
         <select name="table" value=${draft.table} onChange=${set("table")}>
-          <option value="">All tables</option>
+          <option value="">${_("All tables")}</option>
           ${(tables.data || []).map((t) => html`<option value=${t.id}>${t.name ? `${t.name} (${t.id})` : t.id}</option>`)}
         </select>
       </label>
-      <label>Game
+      <label>${_("Game")}
         <select name="kind" value=${draft.kind} onChange=${set("kind")}>
-          <option value="">All games</option>
-          <option value="online">Online</option>
-          <option value="casino">Casino</option>
+          <option value="">${_("All games")}</option>
+          <option value="online">${_("Online")}</option>
+          <option value="casino">${_("Casino")}</option>
         </select>
       </label>
-      <label>State
+      <label>${_("State")}
         <select name="state" value=${draft.state} onChange=${set("state")}>
-          <option value="">Any</option>
-          <option value="open">Open</option>
-          <option value="settled">Settled</option>
-          <option value="void">Void</option>
+          <option value="">${_("Any")}</option>
+          <option value="open">${_("Open")}</option>
+          <option value="settled">${_("Settled")}</option>
+          <option value="void">${_("Void")}</option>
         </select>
       </label>
-      <label class="adm-when">Dealt from<input type="datetime-local" name="since" value=${draft.sinceLocal ?? localValue(draft.since)} onInput=${(e) => setDraft({ ...draft, sinceLocal: e.currentTarget.value })} /></label>
-      <label class="adm-when">Until<input type="datetime-local" name="until" value=${draft.untilLocal ?? localValue(draft.until)} onInput=${(e) => setDraft({ ...draft, untilLocal: e.currentTarget.value })} /></label>
+      <label class="adm-when">${_("Dealt from")}<input type="datetime-local" name="since" value=${draft.sinceLocal ?? localValue(draft.since)} onInput=${(e) => setDraft({ ...draft, sinceLocal: e.currentTarget.value })} /></label>
+      <label class="adm-when">${_("Until")}<input type="datetime-local" name="until" value=${draft.untilLocal ?? localValue(draft.until)} onInput=${(e) => setDraft({ ...draft, untilLocal: e.currentTarget.value })} /></label>
       <div class="adm-filter-actions">
-        <button type="submit" class="btn btn-primary">Search</button>
-        <a class="btn btn-secondary" href="/admin/rounds">Clear</a>
+        <button type="submit" class="btn btn-primary">${_("Search")}</button>
+        <a class="btn btn-secondary" href="/admin/rounds">${_("Clear")}</a>
       </div>
     </form>
     <${Problem} error=${error} />
-    ${results && results.casinoMissing && html`<p class="adm-note" data-testid="casino-missing">Casino rounds are not on this server yet (no <code>/api/admin/casino/rounds</code>); showing Online rounds.</p>`}
+    ${results && results.casinoMissing && html`<p class="adm-note" data-testid="casino-missing">${_h("Casino rounds are not on this server yet (no {route}); showing Online rounds.", { route: html`<code>/api/admin/casino/rounds</code>` })}</p>`}
     ${results &&
-    html`<p class="adm-count" aria-live="polite">${results.rows.length} round${results.rows.length === 1 ? "" : "s"}${hasMore ? " (more below)" : ""}</p>
+    html`<p class="adm-count" aria-live="polite">${hasMore
+      ? n_("{n} round (more below)", "{n} rounds (more below)", results.rows.length)
+      : n_("{n} round", "{n} rounds", results.rows.length)}</p>
       <${DataTable}
-        label="Rounds found"
+        label=${_("Rounds found")}
         rows=${results.rows}
         rowKey=${(r) => r.key}
         onRow=${(r) => navigate(`/admin/rounds/${r.kind}/${r.id}`)}
-        empty="No round matches."
+        empty=${_("No round matches.")}
         columns=${[
-          { key: "id", label: "Round", value: (r) => r.created_at, render: (r) => html`<a href=${`/admin/rounds/${r.kind}/${r.id}`} aria-label=${`Round ${r.id} (${r.kind})`}>#${r.id}</a> <span class=${`adm-kind ${r.kind}`}>${r.kind}</span>` },
-          { key: "created_at", label: "Dealt", render: (r) => when(r.created_at) },
-          { key: "player", label: "Player" },
-          { key: "table", label: "Table" },
-          { key: "state", label: "State", render: (r) => html`<${StateBadge} state=${r.state} />` },
-          { key: "bet", label: "Bet", num: true, render: (r) => money(r.bet) },
-          { key: "net", label: "Player net", num: true, render: (r) => (r.net === null || r.net === undefined ? "\u2014" : html`<${Money} amount=${r.net} signed />`) },
+          { key: "id", label: _("Round"), value: (r) => r.created_at, render: (r) => html`<a href=${`/admin/rounds/${r.kind}/${r.id}`} aria-label=${`Round ${r.id} (${r.kind})`}>#${r.id}</a> <span class=${`adm-kind ${r.kind}`}>${r.kind}</span>` },
+          { key: "created_at", label: _("Dealt"), render: (r) => when(r.created_at) },
+          { key: "player", label: _("Player") },
+          { key: "table", label: _("Table") },
+          { key: "state", label: _("State"), render: (r) => html`<${StateBadge} state=${r.state} />` },
+          { key: "bet", label: _("Bet"), num: true, render: (r) => money(r.bet) },
+          { key: "net", label: _("Player net"), num: true, render: (r) => (r.net === null || r.net === undefined ? "\u2014" : html`<${Money} amount=${r.net} signed />`) },
         ]}
       />
-      ${hasMore && html`<div class="adm-more"><button type="button" class="btn btn-secondary" disabled=${busy} onClick=${more}>Older rounds</button></div>`}`}
-    ${busy && !results && html`<p class="adm-note">Searching\u2026</p>`}
+      ${hasMore && html`<div class="adm-more"><button type="button" class="btn btn-secondary" disabled=${busy} onClick=${more}>${_("Older rounds")}</button></div>`}`}
+    ${busy && !results && html`<p class="adm-note">${_("Searching\u2026")}</p>`}
   <//>`;
 }

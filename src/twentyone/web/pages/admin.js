@@ -5,13 +5,14 @@ import { html, useState, useEffect, useCallback, useMemo } from "../js/lib.js";
 import { get, ApiError } from "../js/api.js";
 import { me } from "../js/session.js";
 import { ErrorLine, Money, formatMoney } from "../js/ui.js";
+import { _, N_, _h, n_ } from "../js/i18n.js";
 
 const TABS = [
-  { path: "/admin", label: "Dashboard", key: "dashboard" },
-  { path: "/admin/tables", label: "Tables", key: "tables" },
-  { path: "/admin/rounds", label: "Rounds", key: "rounds" },
-  { path: "/admin/accounts", label: "Accounts", key: "accounts" },
-  { path: "/admin/audit", label: "Audit", key: "audit" },
+  { path: "/admin", label: N_("Dashboard"), key: "dashboard" },
+  { path: "/admin/tables", label: N_("Tables"), key: "tables" },
+  { path: "/admin/rounds", label: N_("Rounds"), key: "rounds" },
+  { path: "/admin/accounts", label: N_("Accounts"), key: "accounts" },
+  { path: "/admin/audit", label: N_("Audit"), key: "audit" },
 ];
 
 // ------------------------------------------------------------------------------ formats
@@ -52,7 +53,7 @@ export function localValue(at) {
 
 export { Money };
 
-const STATE_WORDS = { open: "Open", settled: "Settled", void: "Void" };
+const STATE_WORDS = { open: N_("Open"), settled: N_("Settled"), void: N_("Void") };
 
 /** An Online round view's state ("player", "insurance", ... while open) as open/settled/void. */
 export function roundState(state) {
@@ -61,7 +62,7 @@ export function roundState(state) {
 
 export function StateBadge({ state }) {
   const plain = roundState(state);
-  return html`<span class=${`adm-badge ${plain}`}>${STATE_WORDS[plain] || plain}</span>`;
+  return html`<span class=${`adm-badge ${plain}`}>${STATE_WORDS[plain] ? _(STATE_WORDS[plain]) : plain}</span>`;
 }
 
 // ------------------------------------------------------------------------------ loading
@@ -104,7 +105,7 @@ export function queryString(params) {
 
 export function Problem({ error }) {
   if (!error) return null;
-  const text = error instanceof ApiError && error.status === 403 ? "Operators only: this account may not see it." : error.message || String(error);
+  const text = error instanceof ApiError && error.status === 403 ? _("Operators only: this account may not see it.") : error.message || String(error);
   return html`<${ErrorLine} error=${text} />`;
 }
 
@@ -116,19 +117,21 @@ export function AdminFrame({ active, title, subtitle, actions, children }) {
     <div class="adm">
       ${user &&
       user.role === "operator" &&
-      html`<nav class="adm-tabs" aria-label="Operator pages">
-        <span class="adm-mark" aria-hidden="true">Back office</span>
+      html`<nav class="adm-tabs" aria-label=${_("Operator pages")}>
+        <span class="adm-mark" aria-hidden="true">${_("Back office")}</span>
         ${TABS.map(
-          (tab) => html`<a href=${tab.path} class=${tab.key === active ? "current" : ""} aria-current=${tab.key === active ? "page" : undefined}>${tab.label}</a>`,
+          (tab) => html`<a href=${tab.path} class=${tab.key === active ? "current" : ""} aria-current=${tab.key === active ? "page" : undefined}>${_(tab.label)}</a>`,
         )}
       </nav>`}
-      ${user === undefined && html`<p class="adm-note">Loading\u2026</p>`}
+      ${user === undefined && html`<p class="adm-note">${_("Loading\u2026")}</p>`}
       ${user !== undefined &&
       (!user || user.role !== "operator") &&
       html`<section class="adm-denied" role="alert">
-        <h1>Operators only</h1>
-        <p>These pages are for the casino's operators. ${user ? html`The account <strong>${user.name}</strong> is a player's.` : html`<a href="/login">Sign in</a> with an operator account.`}</p>
-        <p><a href="/">Back to the lobby</a></p>
+        <h1>${_("Operators only")}</h1>
+        <p>${_("These pages are for the casino's operators.")} ${user
+          ? _h("The account {name} is a player's.", { name: html`<strong>${user.name}</strong>` })
+          : _h("{signIn} with an operator account.", { signIn: html`<a href="/login">${_("Sign in")}</a>` })}</p>
+        <p><a href="/">${_("Back to the lobby")}</a></p>
       </section>`}
       ${user &&
       user.role === "operator" &&
@@ -164,7 +167,7 @@ function compare(a, b) {
  * `onRow(row)` makes rows clickable (each row's first cell holds its link for the keyboard);
  * on phones each row is a card of `phoneColumns` label/value columns.
  */
-export function DataTable({ columns, rows, rowKey = (r) => r.id, onRow, label, empty = "Nothing to show.", sortable = true, rowClass, phoneColumns = 2 }) {
+export function DataTable({ columns, rows, rowKey = (r) => r.id, onRow, label, empty = _("Nothing to show."), sortable = true, rowClass, phoneColumns = 2 }) {
   const [sort, setSort] = useState({ key: null, down: true });
   const sorted = useMemo(() => {
     if (!sort.key) return rows;
@@ -183,8 +186,8 @@ export function DataTable({ columns, rows, rowKey = (r) => r.id, onRow, label, e
             const aria = on ? (sort.down ? "descending" : "ascending") : undefined;
             return html`<th scope="col" class=${c.num ? "num" : ""} aria-sort=${aria}>
               ${sortable && c.sort !== false
-                ? html`<button type="button" class="adm-sort" onClick=${() => toggle(c.key)}>${c.label}<span class="adm-arrow" aria-hidden="true">${on ? (sort.down ? "\u25BE" : "\u25B4") : ""}</span></button>`
-                : c.label}
+                ? html`<button type="button" class="adm-sort" onClick=${() => toggle(c.key)}>${_(c.label)}<span class="adm-arrow" aria-hidden="true">${on ? (sort.down ? "\u25BE" : "\u25B4") : ""}</span></button>`
+                : _(c.label)}
             </th>`;
           })}
         </tr>
@@ -197,7 +200,7 @@ export function DataTable({ columns, rows, rowKey = (r) => r.id, onRow, label, e
             class=${`${onRow ? "clickable" : ""} ${rowClass ? rowClass(row) : ""}`}
             onClick=${onRow ? (event) => !event.target.closest("a,button") && onRow(row) : undefined}
           >
-            ${columns.map((c) => html`<td class=${c.num ? "num" : ""} data-label=${c.label}>${c.render ? c.render(row) : row[c.key] ?? "\u2014"}</td>`)}
+            ${columns.map((c) => html`<td class=${c.num ? "num" : ""} data-label=${_(c.label)}>${c.render ? c.render(row) : row[c.key] ?? "\u2014"}</td>`)}
           </tr>`,
         )}
       </tbody>
@@ -221,21 +224,21 @@ export function Section({ title, children, actions, id }) {
 
 /** The void columns shared by the dashboard and the audit. */
 export const VOID_COLUMNS = [
-  { key: "at", label: "Voided", render: (v) => when(v.at) },
+  { key: "at", label: N_("Voided"), render: (v) => when(v.at) },
   {
     key: "round",
-    label: "Round",
+    label: N_("Round"),
     value: (v) => v.round ?? v.target,
     render: (v) =>
       v.round && v.kind !== "other"
         ? html`<a href=${`/admin/rounds/${v.kind}/${v.round}`}>#${v.round}</a> <span class=${`adm-kind ${v.kind}`}>${v.kind}</span>`
         : html`<code>${v.target}</code>`,
   },
-  { key: "player", label: "Player" },
-  { key: "table", label: "Table" },
-  { key: "reason", label: "Reason", render: (v) => html`<span class="adm-reason">${v.reason || "\u2014"}</span>` },
-  { key: "by", label: "By", render: (v) => v.by || html`<em class="adm-muted">the server</em>` },
-  { key: "refunded", label: "Refunded", num: true, render: (v) => money(v.refunded) },
+  { key: "player", label: N_("Player") },
+  { key: "table", label: N_("Table") },
+  { key: "reason", label: N_("Reason"), render: (v) => html`<span class="adm-reason">${v.reason || "\u2014"}</span>` },
+  { key: "by", label: N_("By"), render: (v) => v.by || html`<em class="adm-muted">${_("the server")}</em>` },
+  { key: "refunded", label: N_("Refunded"), num: true, render: (v) => money(v.refunded) },
 ];
 
 // ------------------------------------------------------------------------------ the dashboard
@@ -258,56 +261,56 @@ export default function AdminDashboard() {
   const casinoTables = Array.isArray(casino.data) ? casino.data : casino.data && casino.data.tables;
   return html`<${AdminFrame}
     active="dashboard"
-    title="Operations"
-    subtitle="The state of the books at a glance"
-    actions=${html`<button type="button" class="btn btn-secondary" onClick=${() => (audit.reload(), voids.reload())}>Refresh</button>`}
+    title=${_("Operations")}
+    subtitle=${_("The state of the books at a glance")}
+    actions=${html`<button type="button" class="btn btn-secondary" onClick=${() => (audit.reload(), voids.reload())}>${_("Refresh")}</button>`}
   >
     <${Problem} error=${audit.error} />
-    ${audit.loading && !a && html`<p class="adm-note">Checking the books\u2026</p>`}
+    ${audit.loading && !a && html`<p class="adm-note">${_("Checking the books\u2026")}</p>`}
     ${a &&
     html`<div class="adm-stats" data-testid="dashboard-stats">
         <${Stat}
-          label="Books"
-          value=${a.balanced ? "\u2713 Balanced" : `\u2717 ${a.problems.length} problem${a.problems.length === 1 ? "" : "s"}`}
+          label=${_("Books")}
+          value=${a.balanced ? _("\u2713 Balanced") : `\u2717 ${n_("{n} problem", "{n} problems", a.problems.length)}`}
           tone=${a.balanced ? "good" : "bad"}
           href="/admin/audit"
-          note=${a.balanced ? "all four checks pass" : a.problems[0]}
+          note=${a.balanced ? _("all four checks pass") : a.problems[0]}
         />
-        <${Stat} label="Open rounds" value=${openRounds.length} href="/admin/rounds?state=open" note=${`${money(a.held)} held`} tone=${openRounds.length ? "warn" : ""} />
-        <${Stat} label="Voids" value=${a.voids.length} href="/admin/audit#voids" note="with their reasons" />
-        <${Stat} label="Players' money" value=${money(inAccounts)} href="/admin/accounts" note=${`${customers.length} accounts`} />
-        <${Stat} label="House result" value=${house ? money(house.balance, { signed: true }) : "\u2014"} note="play money, all games" />
-        <${Stat} label="Operator actions" value=${a.operator_actions.toLocaleString("en-US")} note="every request recorded" />
+        <${Stat} label=${_("Open rounds")} value=${openRounds.length} href="/admin/rounds?state=open" note=${`${money(a.held)} held`} tone=${openRounds.length ? "warn" : ""} />
+        <${Stat} label=${_("Voids")} value=${a.voids.length} href="/admin/audit#voids" note=${_("with their reasons")} />
+        <${Stat} label=${_("Players' money")} value=${money(inAccounts)} href="/admin/accounts" note=${`${customers.length} accounts`} />
+        <${Stat} label=${_("House result")} value=${house ? money(house.balance, { signed: true }) : "\u2014"} note=${_("play money, all games")} />
+        <${Stat} label=${_("Operator actions")} value=${a.operator_actions.toLocaleString("en-US")} note=${_("every request recorded")} />
       </div>
       <div class="adm-grid-2">
-        <${Section} title="Open rounds" id="dash-open" actions=${html`<a href="/admin/rounds?state=open">Search \u2192</a>`}>
+        <${Section} title=${_("Open rounds")} id="dash-open" actions=${html`<a href="/admin/rounds?state=open">${_("Search \u2192")}</a>`}>
           <${DataTable}
-            label="Open rounds"
+            label=${_("Open rounds")}
             phoneColumns=${3}
             rows=${openRounds.slice(0, 8)}
-            empty="No round is open."
+            empty=${_("No round is open.")}
             columns=${[
               {
                 key: "id",
-                label: "Round",
+                label: _("Round"),
                 render: (r) => html`<a href=${`/admin/rounds/${r.kind}/${r.id}`}>${r.kind === "casino" ? "Casino " : ""}#${r.id}</a>`,
               },
-              { key: "steps", label: "Steps", num: true, render: (r) => (r.steps === null ? "\u2014" : r.steps) },
-              { key: "held", label: "Held", num: true, render: (r) => money(r.held) },
+              { key: "steps", label: _("Steps"), num: true, render: (r) => (r.steps === null ? "\u2014" : r.steps) },
+              { key: "held", label: _("Held"), num: true, render: (r) => money(r.held) },
             ]}
           />
         <//>
-        <${Section} title="Latest voids" id="dash-voids" actions=${html`<a href="/admin/audit#voids">All \u2192</a>`}>
+        <${Section} title=${_("Latest voids")} id="dash-voids" actions=${html`<a href="/admin/audit#voids">${_("All \u2192")}</a>`}>
           <${Problem} error=${voids.error} />
-          ${voids.data && html`<${DataTable} label="Latest voids" rows=${voids.data.voids} columns=${VOID_COLUMNS.filter((c) => c.key !== "by" && c.key !== "table")} empty="No void yet." />`}
+          ${voids.data && html`<${DataTable} label=${_("Latest voids")} rows=${voids.data.voids} columns=${VOID_COLUMNS.filter((c) => c.key !== "by" && c.key !== "table")} empty=${_("No void yet.")} />`}
         <//>
       </div>
-      <${Section} title="Go to" id="dash-links">
+      <${Section} title=${_("Go to")} id="dash-links">
         <div class="adm-links">
-          <a href="/admin/tables"><strong>Tables</strong><span>Online configuration${casinoTables ? `, ${casinoTables.length} Casino table${casinoTables.length === 1 ? "" : "s"}` : ""}</span></a>
-          <a href="/admin/rounds"><strong>Rounds</strong><span>Search by player, table, time, state; replay any round</span></a>
-          <a href="/admin/accounts"><strong>Accounts</strong><span>Balances, holds, statements</span></a>
-          <a href="/admin/audit"><strong>Audit</strong><span>Every check, every balance, voids</span></a>
+          <a href="/admin/tables"><strong>${_("Tables")}</strong><span>${casinoTables ? n_("Online configuration, {n} Casino table", "Online configuration, {n} Casino tables", casinoTables.length) : _("Online configuration")}</span></a>
+          <a href="/admin/rounds"><strong>${_("Rounds")}</strong><span>${_("Search by player, table, time, state; replay any round")}</span></a>
+          <a href="/admin/accounts"><strong>${_("Accounts")}</strong><span>${_("Balances, holds, statements")}</span></a>
+          <a href="/admin/audit"><strong>${_("Audit")}</strong><span>${_("Every check, every balance, voids")}</span></a>
         </div>
       <//>`}
   <//>`;

@@ -13,15 +13,16 @@ import { play } from "../js/sound.js";
 import { Card } from "../js/cards.js";
 import { Button, Chip, ChipTray, Countdown, formatMoney, chipLabel } from "../js/ui.js";
 import { useShortcuts } from "../js/keys.js";
+import { _, _h, N_, n_ } from "../js/i18n.js";
 
 const BOXES = 7;
-const RESULT_WORDS = { win: "Win", lose: "Lose", push: "Push", blackjack: "Blackjack", surrender: "Surrender" };
+const RESULT_WORDS = { win: N_("Win"), lose: N_("Lose"), push: N_("Push"), blackjack: N_("Blackjack"), surrender: N_("Surrender") };
 const ACTIONS = [
-  { action: "hit", label: "Hit", key: "h" },
-  { action: "stand", label: "Stand", key: "s" },
-  { action: "double", label: "Double", key: "d" },
-  { action: "split", label: "Split", key: "p" },
-  { action: "surrender", label: "Surrender", key: "r" },
+  { action: "hit", label: N_("Hit"), key: "h" },
+  { action: "stand", label: N_("Stand"), key: "s" },
+  { action: "double", label: N_("Double"), key: "d" },
+  { action: "split", label: N_("Split"), key: "p" },
+  { action: "surrender", label: N_("Surrender"), key: "r" },
 ];
 
 const signed = (amount) => formatMoney(amount, { signed: true });
@@ -57,7 +58,7 @@ function ChipStack({ amount, denominations, label, size = 40 }) {
 /** "17", "7/17" for a soft total below 21, "Bust" over 21. */
 export function totalText(total, soft, cards) {
   if (total === undefined || total === null || !cards || cards.length === 0) return "";
-  if (total > 21) return `Bust ${total}`;
+  if (total > 21) return _("Bust {total}", { total });
   if (soft && total < 21) return `${total - 10}/${total}`;
   return String(total);
 }
@@ -80,13 +81,15 @@ export function arcPosition(box) {
 function HandView({ hand, index, count, active, small }) {
   const result = hand.result;
   return html`<div class=${`ct-hand${active ? " active" : ""}${result ? ` result-${result}` : ""}`}
-    role="group" aria-label=${`Hand ${index + 1}${count > 1 ? ` of ${count}` : ""}: ${hand.cards.join(" ")}`}>
+    role="group" aria-label=${count > 1
+      ? _("Hand {hand} of {hands}: {cards}", { hand: index + 1, hands: count, cards: hand.cards.join(" ") })
+      : _("Hand {hand}: {cards}", { hand: index + 1, cards: hand.cards.join(" ") })}>
     <${Cards} cards=${hand.cards} small=${small} />
     <div class="ct-hand-meta">
       ${hand.cards.length > 0 && html`<span class="total">${totalText(hand.total, hand.soft, hand.cards)}</span>`}
       ${hand.doubled && html`<span class="tag">x2</span>`}
       ${result && html`<span class="result" title=${hand.net !== null && hand.net !== undefined ? signed(hand.net) : ""}>${
-        RESULT_WORDS[result] || result}</span>`}
+        RESULT_WORDS[result] ? _(RESULT_WORDS[result]) : result}</span>`}
     </div>
   </div>`;
 }
@@ -105,10 +108,12 @@ function BoxView({ box, table, mine, current, turn, signedIn, onSit, onSelect, o
   const shownBet = box.bet || (mine && pending) || 0;
   const canLeave = mine && (table.phase !== "playing" || !box.bet) && !(table.phase === "betting" && box.bet);
   return html`<section class=${classes.join(" ")} data-box=${box.box} style=${`--x:${x}%;--y:${y}%`}
-      aria-label=${`Box ${box.box}${empty ? ", empty" : `, ${box.player}`}${isTurn ? ", to act" : ""}`}>
+      aria-label=${empty
+        ? isTurn ? _("Box {box}, empty, to act", { box: box.box }) : _("Box {box}, empty", { box: box.box })
+        : isTurn ? _("Box {box}, {player}, to act", { box: box.box, player: box.player }) : _("Box {box}, {player}", { box: box.box, player: box.player })}>
     <div class="box-hands">
       ${isTurn && html`<div class="ct-timer"><${Countdown} deadline=${table.deadline} now=${table.now}
-        total=${table.decision_seconds} label=${`Box ${box.box} decision`} tick=${mine} /></div>`}
+        total=${table.decision_seconds} label=${_("Box {box} decision", { box: box.box })} tick=${mine} /></div>`}
       ${hands.map(
         (hand, index) => html`<${HandView} key=${index} hand=${hand} index=${index} count=${hands.length}
           small=${hands.length > 1} active=${isTurn && turn.hand === index && hands.length > 1} />`,
@@ -117,19 +122,19 @@ function BoxView({ box, table, mine, current, turn, signedIn, onSit, onSelect, o
     <div class="spot" onClick=${mine && onSelect ? () => onSelect(box.box) : undefined}>
       <span class="spot-number">${box.box}</span>
       ${shownBet > 0 && html`<${ChipStack} amount=${shownBet} denominations=${table.denominations}
-        label=${box.bet ? `Bet ${formatMoney(box.bet)}` : `Bet to place ${formatMoney(shownBet)}`} />
+        label=${box.bet ? _("Bet {amount}", { amount: formatMoney(box.bet) }) : _("Bet to place {amount}", { amount: formatMoney(shownBet) })} />
         <span class=${`ct-bet-amount${box.bet ? "" : " pending"}`} aria-hidden="true">${formatMoney(shownBet)}</span>`}
-      ${box.insurance > 0 && html`<span class="insured" title="Insurance">Ins ${formatMoney(box.insurance)}</span>`}
+      ${box.insurance > 0 && html`<span class="insured" title=${_("Insurance")}>${_("Ins {amount}", { amount: formatMoney(box.insurance) })}</span>`}
       ${empty && signedIn && html`<button type="button" class="sit" onClick=${() => onSit(box.box)} disabled=${busy}
-        aria-label=${`Sit at box ${box.box}`}>Sit here</button>`}
+        aria-label=${_("Sit at box {box}", { box: box.box })}>${_("Sit here")}</button>`}
     </div>
     <div class="box-label">
       ${empty
-        ? !signedIn && html`<span class="player muted">Open</span>`
-        : html`<span class="player" title=${box.player}>${box.player}${mine ? html` <em>you</em>` : ""}</span>`}
+        ? !signedIn && html`<span class="player muted">${_("Open")}</span>`
+        : html`<span class="player" title=${box.player}>${box.player}${mine ? html` <em>${_("you")}</em>` : ""}</span>`}
       ${net && html`<span class="net ${net.net > 0 ? "up" : net.net < 0 ? "down" : "even"}">${signed(net.net)}</span>`}
       ${mine && canLeave && html`<button type="button" class="leave" onClick=${() => onLeave(box.box)} disabled=${busy}
-        aria-label=${`Leave box ${box.box}`} title="Leave this box">×</button>`}
+        aria-label=${_("Leave box {box}", { box: box.box })} title=${_("Leave this box")}>×</button>`}
     </div>
   </section>`;
 }
@@ -141,13 +146,13 @@ function Shoe({ shoe, decks }) {
   const size = Math.max(cut, dealt, (shoe.decks || decks) * 52);
   const dealtPct = Math.min(100, (dealt / size) * 100);
   const cutPct = Math.min(100, (cut / size) * 100);
-  return html`<div class="shoe" aria-label=${`Shoe ${shoe.id}: ${dealt} cards dealt, cut card at ${cut}`}>
+  return html`<div class="shoe" aria-label=${_("Shoe {shoe}: {dealt} cards dealt, cut card at {cut}", { shoe: shoe.id, dealt, cut })}>
     <div class="shoe-body"><span class="shoe-cards"></span></div>
-    <div class="shoe-meter" title=${`${dealt} dealt, cut card at ${cut}`}>
+    <div class="shoe-meter" title=${_("{dealt} dealt, cut card at {cut}", { dealt, cut })}>
       <span class="shoe-dealt" style=${`width:${dealtPct}%`}></span>
       <span class="shoe-cut" style=${`left:${cutPct}%`}></span>
     </div>
-    <div class="shoe-text">${dealt} dealt · cut ${cut}${shoe.reshuffle_after_round ? html` · <b>last round</b>` : ""}</div>
+    <div class="shoe-text">${_("{dealt} dealt · cut {cut}", { dealt, cut })}${shoe.reshuffle_after_round ? html` · <b>${_("last round")}</b>` : ""}</div>
   </div>`;
 }
 
@@ -158,20 +163,20 @@ function FeltPrint() {
       <path id="arc-outer" d="M 330 150 Q 500 204 670 150" />
       <path id="arc-inner" d="M 330 178 Q 500 230 670 178" />
     </defs>
-    <text class="print-big"><textPath href="#arc-outer" startOffset="50%" text-anchor="middle">BLACKJACK PAYS 3 TO 2</textPath></text>
+    <text class="print-big"><textPath href="#arc-outer" startOffset="50%" text-anchor="middle">${_("BLACKJACK PAYS 3 TO 2")}</textPath></text>
     <text class="print-small"><textPath href="#arc-inner" startOffset="50%" text-anchor="middle">
-      Dealer stands on all 17 · Insurance pays 2 to 1</textPath></text>
+      ${_("Dealer stands on all 17 · Insurance pays 2 to 1")}</textPath></text>
   </svg>`;
 }
 
 function Dealer({ dealer, phase }) {
   const cards = (dealer && dealer.cards) || [];
   const busted = dealer && dealer.total > 21;
-  return html`<div class="dealer" aria-label=${`Dealer: ${cards.join(" ") || "no cards"}`}>
-    <div class="dealer-cards">${cards.length ? html`<${Cards} cards=${cards} />` : html`<span class="dealer-empty">Dealer</span>`}</div>
+  return html`<div class="dealer" aria-label=${_("Dealer: {cards}", { cards: cards.join(" ") || _("no cards") })}>
+    <div class="dealer-cards">${cards.length ? html`<${Cards} cards=${cards} />` : html`<span class="dealer-empty">${_("Dealer")}</span>`}</div>
     ${cards.length > 0 && html`<div class="dealer-total${busted ? " bust" : ""}">
-      ${busted ? `Dealer busts (${dealer.total})` : `Dealer ${totalText(dealer.total, dealer.soft, cards)}`}
-      ${phase === "playing" && cards.length === 1 ? html`<span class="muted"> · no hole card</span>` : ""}
+      ${busted ? _("Dealer busts ({total})", { total: dealer.total }) : _("Dealer {total}", { total: totalText(dealer.total, dealer.soft, cards) })}
+      ${phase === "playing" && cards.length === 1 ? html`<span class="muted"> ${_("· no hole card")}</span>` : ""}
     </div>`}
   </div>`;
 }
@@ -182,32 +187,35 @@ export function describeEvent(event, table) {
   if (!event || typeof event !== "object") return null;
   const box = event.box;
   const who = event.player || (box && table ? (table.boxes.find((b) => b.box === box) || {}).player : null);
-  const prefix = box ? `Box ${box}${who ? ` (${who})` : ""}` : "";
+  const prefix = box ? (who ? _("Box {box} ({player})", { box, player: who }) : _("Box {box}", { box })) : "";
   switch (event.type) {
     case "seated":
-      return `${prefix} sits down`;
+      return _("{who} sits down", { who: prefix });
     case "left":
-      return `${prefix} leaves`;
+      return _("{who} leaves", { who: prefix });
     case "bet":
-      return `${prefix} bets ${formatMoney(event.amount || 0)}`;
+      return _("{who} bets {amount}", { who: prefix, amount: formatMoney(event.amount || 0) });
     case "betting-opened":
-      return "Place your bets: the betting window is open";
+      return _("Place your bets: the betting window is open");
     case "dealt":
-      return "No more bets: cards dealt";
+      return _("No more bets: cards dealt");
     case "decision":
-      return event.action ? `${prefix}: ${event.action}${event.timed_out ? " (out of time)" : ""}` : null;
+      if (!event.action) return null;
+      return event.timed_out
+        ? _("{who}: {action} (out of time)", { who: prefix, action: event.action })
+        : _("{who}: {action}", { who: prefix, action: event.action });
     case "settled":
-      return event.new_shoe ? `Round settled; shoe ${event.new_shoe} is next` : "Round settled";
+      return event.new_shoe ? _("Round settled; shoe {shoe} is next", { shoe: event.new_shoe }) : _("Round settled");
     case "shoe":
-      return "A new shoe is shuffled";
+      return _("A new shoe is shuffled");
     case "reshuffle-pending":
-      return "A new shoe comes after this round";
+      return _("A new shoe comes after this round");
     case "voided":
-      return `Round voided: ${event.reason || "no reason given"}`;
+      return _("Round voided: {reason}", { reason: event.reason || _("no reason given") });
     case "closing":
-      return "The table closes after this round";
+      return _("The table closes after this round");
     case "closed":
-      return "The table is closed";
+      return _("The table is closed");
     case "waiting":
     case "resumed":
     case "configured":
@@ -219,16 +227,18 @@ export function describeEvent(event, table) {
 }
 
 function phaseLine(table) {
-  if (table.phase === "waiting") return "Waiting for players: take a seat to open the betting";
-  if (table.phase === "betting") return `Place your bets`;
+  if (table.phase === "waiting") return _("Waiting for players: take a seat to open the betting");
+  if (table.phase === "betting") return _("Place your bets");
   if (table.phase === "playing") {
     if (table.turn) {
       const box = table.boxes.find((b) => b.box === table.turn.box);
-      return `Box ${table.turn.box}${box && box.player ? ` · ${box.player}` : ""} to act`;
+      return box && box.player
+        ? _("Box {box} · {player} to act", { box: table.turn.box, player: box.player })
+        : _("Box {box} to act", { box: table.turn.box });
     }
-    return "Dealing";
+    return _("Dealing");
   }
-  if (table.phase === "settled") return table.deadline ? "Round over · the next round opens soon" : "Round over";
+  if (table.phase === "settled") return table.deadline ? _("Round over · the next round opens soon") : _("Round over");
   return table.phase;
 }
 
@@ -457,21 +467,23 @@ export default function CasinoTable({ params }) {
 
   if (missing) {
     return html`<div class="casino-page"><link rel="stylesheet" href="/static/css/casino.css" />
-      <div class="casino-missing panel"><h1>No such table</h1><p>${missing}</p><p><a href="/">Back to the lobby</a></p></div></div>`;
+      <div class="casino-missing panel"><h1>${_("No such table")}</h1><p>${missing}</p><p><a href="/">${_("Back to the lobby")}</a></p></div></div>`;
   }
   if (!table) {
     return html`<div class="casino-page"><link rel="stylesheet" href="/static/css/casino.css" />
-      <p class="loading">Opening the table...</p></div>`;
+      <p class="loading">${_("Opening the table...")}</p></div>`;
   }
 
   const betting = canBet;
   return html`<div class="casino-page" data-phase=${table.phase}>
     <link rel="stylesheet" href="/static/css/casino.css" />
-    ${!connected && everConnected && html`<div class="reconnecting" role="status">Connection lost: reconnecting...</div>`}
+    ${!connected && everConnected && html`<div class="reconnecting" role="status">${_("Connection lost: reconnecting...")}</div>`}
     <header class="table-head">
       <div class="table-title">
         <h1>${table.name}</h1>
-        <span class="limits">Bets ${formatMoney(table.min_bet)} – ${formatMoney(table.max_bet)} · round ${table.round} · ${table.spectators ?? 0} watching</span>
+        <span class="limits">${_("Bets {low} – {high} · round {round} · {watching} watching", {
+          low: formatMoney(table.min_bet), high: formatMoney(table.max_bet), round: table.round, watching: table.spectators ?? 0,
+        })}</span>
       </div>
     </header>
 
@@ -483,7 +495,7 @@ export default function CasinoTable({ params }) {
         <div class="table-status" role="status" aria-live="polite">
           <span class="phase-line">${phaseLine(table)}</span>
           ${table.phase === "betting" && html`<${Countdown} deadline=${table.deadline} now=${table.now}
-            total=${table.betting_seconds} label="Betting closes" />`}
+            total=${table.betting_seconds} label=${_("Betting closes")} />`}
         </div>
         <div class="boxes">
           ${table.boxes.map(
@@ -496,81 +508,84 @@ export default function CasinoTable({ params }) {
       </div>
     </div>
 
-    <div class="control-bar" role="region" aria-label="Your box">
+    <div class="control-bar" role="region" aria-label=${_("Your box")}>
       ${!user
-        ? html`<div class="controls-note">You are watching. <a href="/login">Sign in to play</a> or <a href="/register">register</a> to take a box.</div>`
+        ? html`<div class="controls-note">${_h("You are watching. {signIn} or {register} to take a box.", {
+            signIn: html`<a href="/login">${_("Sign in to play")}</a>`,
+            register: html`<a href="/register">${_("register")}</a>`,
+          })}</div>`
         : !box
-          ? html`<div class="controls-note">Choose an open box on the table and press <b>Sit here</b>.</div>`
+          ? html`<div class="controls-note">${_h("Choose an open box on the table and press {button}.", { button: html`<b>${_("Sit here")}</b>` })}</div>`
           : html`
-            <div class="controls-box">Box <b>${box.box}</b></div>
+            <div class="controls-box">${_h("Box {box}", { box: html`<b>${box.box}</b>` })}</div>
             ${betting
               ? html`<div class="bet-controls">
                   <${ChipTray} denominations=${table.denominations} disabled=${!canBet || busy}
                     onChip=${(value) => setAmount(amount + value)} />
-                  <div class="bet-amount" role="status" aria-label="Bet to place">
-                    <span class="label">Bet</span> <strong>${formatMoney(amount)}</strong></div>
+                  <div class="bet-amount" role="status" aria-label=${_("Bet to place")}>
+                    <span class="label">${_("Bet")}</span> <strong>${formatMoney(amount)}</strong></div>
                   <div class="bet-buttons">
-                    <${Button} onClick=${rebet} kbd="b" disabled=${!canBet || !rebetAmount || busy}>Rebet<//>
-                    <${Button} onClick=${doubleBet} kbd="x" label="Double the bet"
+                    <${Button} onClick=${rebet} kbd="b" disabled=${!canBet || !rebetAmount || busy}>${_("Rebet")}<//>
+                    <${Button} onClick=${doubleBet} kbd="x" label=${_("Double the bet")}
                       disabled=${!canBet || (!amount && !rebetAmount) || busy}>x2<//>
-                    <${Button} onClick=${clear} kbd="c" disabled=${!canBet || !amount || busy}>Clear<//>
+                    <${Button} onClick=${clear} kbd="c" disabled=${!canBet || !amount || busy}>${_("Clear")}<//>
                     <${Button} variant="primary" onClick=${placeBet} kbd="enter"
-                      disabled=${!canBet || amount < table.min_bet || busy}>Place bet<//>
+                      disabled=${!canBet || amount < table.min_bet || busy}>${_("Place bet")}<//>
                   </div>
                 </div>`
               : table.phase !== "playing"
                 ? html`<span class="controls-note">${waitingNote(table, box)}</span>`
-                : html`<div class=${`action-controls${myTurn ? "" : " waiting"}`} role="group" aria-label="Actions">
+                : html`<div class=${`action-controls${myTurn ? "" : " waiting"}`} role="group" aria-label=${_("Actions")}>
                   ${offeredInsurance
-                    ? html`<span class="insurance-offer">Insurance ${formatMoney(insuranceAmount)}?</span>
+                    ? html`<span class="insurance-offer">${_("Insurance {amount}?", { amount: formatMoney(insuranceAmount) })}</span>
                         <${Button} variant="primary" onClick=${() => act("insurance")} kbd="i"
-                          disabled=${!insuranceAction || busy}>Insure<//>
+                          disabled=${!insuranceAction || busy}>${_("Insure")}<//>
                         <${Button} onClick=${() => act("no-insurance")} kbd="n"
-                          disabled=${!legal.includes("no-insurance") || busy}>No insurance<//>`
+                          disabled=${!legal.includes("no-insurance") || busy}>${_("No insurance")}<//>`
                     : ACTIONS.map(
                         ({ action, label, key }) => html`<${Button} key=${action}
                           variant=${action === "hit" || action === "stand" ? "primary" : "secondary"}
                           onClick=${() => act(action)} kbd=${key}
-                          disabled=${!legal.includes(action) || busy}>${label}<//>`,
+                          disabled=${!legal.includes(action) || busy}>${_(label)}<//>`,
                       )}
                   ${!myTurn && html`<span class="controls-note">${waitingNote(table, box)}</span>`}
                 </div>`}
           `}
       ${user && html`<div class="table-balance" aria-live="polite">
-        <span class="label">Balance</span> <strong data-testid="casino-balance">${formatMoney(user.balance)}</strong></div>`}
+        <span class="label">${_("Balance")}</span> <strong data-testid="casino-balance">${formatMoney(user.balance)}</strong></div>`}
       ${error && html`<p class="casino-error" role="alert">${error}</p>`}
     </div>
 
     <aside class="table-side">
-      <section class="side-panel feed" aria-label="Table events">
-        <h2>At the table</h2>
+      <section class="side-panel feed" aria-label=${_("Table events")}>
+        <h2>${_("At the table")}</h2>
         ${feed.length
           ? html`<ol>${feed.map((item) => html`<li key=${item.key}>${item.line}</li>`)}</ol>`
-          : html`<p class="muted">Nothing yet.</p>`}
+          : html`<p class="muted">${_("Nothing yet.")}</p>`}
       </section>
-      <section class="side-panel fairness" aria-label="Fairness">
-        <h2>Provably fair shoe</h2>
-        ${table.shoe && html`<p>Shoe <b>${table.shoe.id}</b>, committed before its first card:
+      <section class="side-panel fairness" aria-label=${_("Fairness")}>
+        <h2>${_("Provably fair shoe")}</h2>
+        ${table.shoe && html`<p>${_h("Shoe {shoe}, committed before its first card:", { shoe: html`<b>${table.shoe.id}</b>` })}
           <code class="hash" title=${table.shoe.commitment}>${table.shoe.commitment}</code></p>`}
-        ${table.shoe && table.shoe.client_seed && html`<p>Client seed <code class="hash">${table.shoe.client_seed}</code>, nonce 0</p>`}
+        ${table.shoe && table.shoe.client_seed && html`<p>${_h("Client seed {seed}, nonce 0", { seed: html`<code class="hash">${table.shoe.client_seed}</code>` })}</p>`}
         ${retired
-          ? html`<p>Last retired shoe${retired.id ? ` ${retired.id}` : ""}, its seed revealed:
+          ? html`<p>${retired.id ? _("Last retired shoe {shoe}, its seed revealed:", { shoe: retired.id }) : _("Last retired shoe, its seed revealed:")}
               <code class="hash" title=${retired.server_seed}>${retired.server_seed}</code></p>`
-          : html`<p class="muted">A shoe's seed is revealed when the shoe is retired; each round in your
-              history can then be verified in the browser.</p>`}
+          : html`<p class="muted">${_("A shoe's seed is revealed when the shoe is retired; each round in your history can then be verified in the browser.")}</p>`}
       </section>
     </aside>
   </div>`;
 }
 
 function waitingNote(table, box) {
-  if (table.phase === "playing") return box.bet ? "Wait for your turn" : "No bet on this box this round";
-  if (table.phase === "betting") return box.bet ? `Bet ${formatMoney(box.bet)} placed: the cards come when betting closes` : "";
+  if (table.phase === "playing") return box.bet ? _("Wait for your turn") : _("No bet on this box this round");
+  if (table.phase === "betting") return box.bet ? _("Bet {amount} placed: the cards come when betting closes", { amount: formatMoney(box.bet) }) : "";
   if (table.phase === "settled") {
     const result = (table.results || []).find((r) => r.box === box.box);
-    if (!result) return "Round over: the next betting window opens soon";
-    const words = result.net > 0 ? `you win ${formatMoney(result.net)}` : result.net < 0 ? `you lose ${formatMoney(-result.net)}` : "a push";
-    return `Round over: ${words}. The next betting window opens soon`;
+    if (!result) return _("Round over: the next betting window opens soon");
+    if (result.net > 0) return _("Round over: you win {amount}. The next betting window opens soon", { amount: formatMoney(result.net) });
+    if (result.net < 0) return _("Round over: you lose {amount}. The next betting window opens soon", { amount: formatMoney(-result.net) });
+    return _("Round over: a push. The next betting window opens soon");
   }
   return "";
 }

@@ -8,6 +8,7 @@ import { get, ApiError } from "../js/api.js";
 import { me } from "../js/session.js";
 import { Money, ErrorLine, formatMoney } from "../js/ui.js";
 import { Card } from "../js/cards.js";
+import { _, N_, language } from "../js/i18n.js";
 
 const PAGE = 20;
 const SOURCES = {
@@ -15,8 +16,11 @@ const SOURCES = {
   casino: (before) => `/api/casino/rounds?limit=${PAGE}${before ? `&before=${before}` : ""}`,
 };
 const RESULT_WORDS = {
-  win: "Win", lose: "Lose", bust: "Bust", push: "Push", blackjack: "Blackjack", surrender: "Surrender",
+  win: N_("Win"), lose: N_("Lose"), bust: N_("Bust"), push: N_("Push"), blackjack: N_("Blackjack"), surrender: N_("Surrender"),
 };
+
+// English dates as before (day month year, 24-hour clock); other languages their own way.
+const locale = () => (language.value === "en" ? "en-GB" : language.value);
 
 async function readPage(kind, before) {
   try {
@@ -66,17 +70,17 @@ export function summarise(round, kind, names = {}) {
     : round.bet;
   const state = round.state;
   let result;
-  if (state === "void") result = "Void";
-  else if (kind === "online" && state && state !== "settled") result = "In play";
+  if (state === "void") result = _("Void");
+  else if (kind === "online" && state && state !== "settled") result = _("In play");
   else {
-    const words = hands.map((hand) => RESULT_WORDS[hand.result] || hand.result).filter(Boolean);
+    const words = hands.map((hand) => (RESULT_WORDS[hand.result] ? _(RESULT_WORDS[hand.result]) : hand.result)).filter(Boolean);
     result = words.length ? [...new Set(words)].join(" \u00b7 ") : "\u2014";
   }
   let net = round.net;
   if ((net === undefined || net === null) && hands.length && hands.every((h) => h.net != null)) {
     net = hands.reduce((sum, hand) => sum + hand.net, 0) + (round.insurance_net || 0);
   }
-  const table = kind === "casino" ? tableName(round.table, names) : "Online Blackjack";
+  const table = kind === "casino" ? tableName(round.table, names) : _("Online Blackjack");
   const boxes = kind === "casino" ? (round.boxes || []).map((box) => box.box).filter(Boolean) : [];
   return {
     key: `${kind}-${round.id}`,
@@ -116,8 +120,8 @@ export function merged(state, names = {}) {
 function formatDate(seconds) {
   const date = new Date(seconds * 1000);
   return {
-    day: date.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" }),
-    time: date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+    day: date.toLocaleDateString(locale(), { day: "numeric", month: "short", year: "numeric" }),
+    time: date.toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
   };
 }
 
@@ -125,18 +129,21 @@ function Row({ row }) {
   const date = formatDate(row.at);
   const tone = row.net > 0 ? "gain" : row.net < 0 ? "loss" : "even";
   return html`<li class=${`history-row ${tone}`} data-kind=${row.kind} data-round=${row.id}>
-    <a href=${row.href} aria-label=${`Replay ${row.table} round ${row.id} of ${date.day} ${date.time}: ${row.result}, net ${row.net === null ? "not settled" : formatMoney(row.net, { signed: true })}`}>
+    <a href=${row.href} aria-label=${_("Replay {table} round {round} of {day} {time}: {result}, net {net}", {
+      table: row.table, round: row.id, day: date.day, time: date.time, result: row.result,
+      net: row.net === null ? _("not settled") : formatMoney(row.net, { signed: true }),
+    })}>
       <span class="h-date"><strong>${date.day}</strong><small>${date.time}</small></span>
       <span class="h-table">
         <span class=${`h-game ${row.kind}`}>${row.table}</span>
-        <small>#${row.id}${row.boxes.length ? ` \u00b7 box ${row.boxes.join(", ")}` : ""}</small>
+        <small>#${row.id}${row.boxes.length ? ` \u00b7 ${_("box {boxes}", { boxes: row.boxes.join(", ") })}` : ""}</small>
       </span>
       <span class="h-cards" aria-hidden="true">
         ${row.cards.slice(0, 4).map((card, i) => html`<${Card} key=${i} card=${card} small />`)}
-        ${row.dealer.length > 0 && html`<span class="h-vs">vs</span>`}
+        ${row.dealer.length > 0 && html`<span class="h-vs">${_("vs")}</span>`}
         ${row.dealer.slice(0, 1).map((card, i) => html`<${Card} key=${`d${i}`} card=${card} small />`)}
       </span>
-      <span class="h-bet"><small>Bet</small><${Money} amount=${row.bet || 0} /></span>
+      <span class="h-bet"><small>${_("Bet")}</small><${Money} amount=${row.bet || 0} /></span>
       <span class="h-result">${row.result}</span>
       <span class="h-net">${row.net === null ? html`<span class="muted">\u2014</span>` : html`<${Money} amount=${row.net} signed />`}</span>
       <span class="h-go" aria-hidden="true">\u203a</span>
@@ -148,11 +155,11 @@ function Totals({ rows }) {
   const settled = rows.filter((row) => row.net !== null);
   const net = settled.reduce((sum, row) => sum + row.net, 0);
   const wins = settled.filter((row) => row.net > 0).length;
-  return html`<div class="history-totals" aria-label="These rounds in sum">
-    <div><span>Rounds</span><strong>${rows.length}</strong></div>
-    <div><span>Won</span><strong>${wins}</strong></div>
-    <div><span>Staked</span><strong><${Money} amount=${rows.reduce((sum, row) => sum + (row.bet || 0), 0)} /></strong></div>
-    <div><span>Net</span><strong><${Money} amount=${net} signed /></strong></div>
+  return html`<div class="history-totals" aria-label=${_("These rounds in sum")}>
+    <div><span>${_("Rounds")}</span><strong>${rows.length}</strong></div>
+    <div><span>${_("Won")}</span><strong>${wins}</strong></div>
+    <div><span>${_("Staked")}</span><strong><${Money} amount=${rows.reduce((sum, row) => sum + (row.bet || 0), 0)} /></strong></div>
+    <div><span>${_("Net")}</span><strong><${Money} amount=${net} signed /></strong></div>
   </div>`;
 }
 
@@ -203,32 +210,32 @@ export default function History() {
   const head = html`<link rel="stylesheet" href="/static/css/history.css" />
     <header class="page-head history-head">
       <div>
-        <p class="eyebrow">Your rounds</p>
-        <h1>History</h1>
-        <p class="lead">Every round you played, newest first. Open one to replay it step by step and check its cards against the revealed seed, in your own browser.</p>
+        <p class="eyebrow">${_("Your rounds")}</p>
+        <h1>${_("History")}</h1>
+        <p class="lead">${_("Every round you played, newest first. Open one to replay it step by step and check its cards against the revealed seed, in your own browser.")}</p>
       </div>
-      <div class="history-links"><a class="btn btn-secondary" href="/online">Play Online</a><a class="btn btn-secondary" href="/account">Statement</a></div>
+      <div class="history-links"><a class="btn btn-secondary" href="/online">${_("Play Online")}</a><a class="btn btn-secondary" href="/account">${_("Statement")}</a></div>
     </header>`;
 
   if (user === null) {
-    return html`${head}<section class="panel history-empty"><p>Sign in to see your rounds.</p><p><a class="btn btn-primary" href="/login">Sign in</a></p></section>`;
+    return html`${head}<section class="panel history-empty"><p>${_("Sign in to see your rounds.")}</p><p><a class="btn btn-primary" href="/login">${_("Sign in")}</a></p></section>`;
   }
   const view = state ? merged(state, names) : { rows: [], more: false };
   return html`${head}
     <${ErrorLine} error=${error} />
-    ${!state && !error && html`<p class="loading">Loading your rounds</p>`}
+    ${!state && !error && html`<p class="loading">${_("Loading your rounds")}</p>`}
     ${state && view.rows.length === 0 && !view.more && html`<section class="panel history-empty">
-      <p>No rounds yet. Your rounds appear here as soon as they are dealt.</p>
-      <p><a class="btn btn-primary" href="/online">Play Online Blackjack</a> <a class="btn btn-secondary" href="/">Find a Casino table</a></p>
+      <p>${_("No rounds yet. Your rounds appear here as soon as they are dealt.")}</p>
+      <p><a class="btn btn-primary" href="/online">${_("Play Online Blackjack")}</a> <a class="btn btn-secondary" href="/">${_("Find a Casino table")}</a></p>
     </section>`}
     ${view.rows.length > 0 &&
     html`<${Totals} rows=${view.rows} />
       <div class="history-list-head" aria-hidden="true">
-        <span>Date</span><span>Table</span><span class="h-cards">Cards</span><span>Bet</span><span>Result</span><span>Net</span><span></span>
+        <span>${_("Date")}</span><span>${_("Table")}</span><span class="h-cards">${_("Cards")}</span><span>${_("Bet")}</span><span>${_("Result")}</span><span>${_("Net")}</span><span></span>
       </div>
-      <ol class="history-list" aria-label="Your rounds, newest first">
+      <ol class="history-list" aria-label=${_("Your rounds, newest first")}>
         ${view.rows.map((row) => html`<${Row} key=${row.key} row=${row} />`)}
       </ol>`}
-    ${view.more && html`<p class="history-more"><button type="button" class="btn btn-secondary" onClick=${loadMore} disabled=${busy}>${busy ? "Loading\u2026" : "Show older rounds"}</button></p>`}
+    ${view.more && html`<p class="history-more"><button type="button" class="btn btn-secondary" onClick=${loadMore} disabled=${busy}>${busy ? _("Loading\u2026") : _("Show older rounds")}</button></p>`}
   `;
 }

@@ -12,32 +12,33 @@ import { get, post, del } from "../js/api.js";
 import { Card } from "../js/cards.js";
 import { Button, ErrorLine } from "../js/ui.js";
 import { useShortcuts } from "../js/keys.js";
+import { _, n_, N_, formatNumber } from "../js/i18n.js";
 
-const PRESET_NAMES = { casino: "Casino", online: "Online" };
+const PRESET_NAMES = { casino: N_("Casino"), online: N_("Online") };
 const PRESET_WORDS = {
-  casino: "7 boxes, no hole card, cut-card shoe",
-  online: "1 box, dealer peeks, fresh shoe each round",
+  casino: N_("7 boxes, no hole card, cut-card shoe"),
+  online: N_("1 box, dealer peeks, fresh shoe each round"),
 };
 const CODE_WORDS = {
-  H: "Hit",
-  S: "Stand",
-  D: "Double",
-  Dh: "Double, else hit",
-  Ds: "Double, else stand",
-  P: "Split",
-  Ph: "Split if DAS, else hit",
-  Rh: "Surrender, else hit",
-  Rs: "Surrender, else stand",
-  Rp: "Surrender, else split",
+  H: N_("Hit"),
+  S: N_("Stand"),
+  D: N_("Double"),
+  Dh: N_("Double, else hit"),
+  Ds: N_("Double, else stand"),
+  P: N_("Split"),
+  Ph: N_("Split if DAS, else hit"),
+  Rh: N_("Surrender, else hit"),
+  Rs: N_("Surrender, else stand"),
+  Rp: N_("Surrender, else split"),
 };
 const UP_WORDS = { T: "10", A: "A" };
 const ACTION_WORDS = {
-  stand: "Stand",
-  hit: "Hit",
-  double: "Double",
-  split: "Split",
-  surrender: "Surrender",
-  blackjack: "Blackjack (paid at once)",
+  stand: N_("Stand"),
+  hit: N_("Hit"),
+  double: N_("Double"),
+  split: N_("Split"),
+  surrender: N_("Surrender"),
+  blackjack: N_("Blackjack (paid at once)"),
 };
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
 const SUITS = ["S", "H", "D", "C"];
@@ -48,11 +49,14 @@ const ROUND_CHOICES = [1_000_000, 10_000_000, 30_000_000, 100_000_000];
 /** 0.004353 -> "0.435%" (`digits` decimals); `signed` adds "+" to positive values. */
 export function percent(value, digits = 3, signed = false) {
   if (value === null || value === undefined || Number.isNaN(value)) return "";
-  const text = `${(value * 100).toFixed(digits)}%`;
+  // Intl's percent in the page's language ("0.460%" in English, "0,460 %" in Finnish).
+  const text = formatNumber(value, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
   return signed && value > 0 ? `+${text}` : text.replace("-", "\u2212");
 }
 
 const upLabel = (up) => UP_WORDS[up] || up;
+/** The name of the button (and shortcut) adding a card of a rank to the calculator. */
+const addLabel = (rank) => (rank === "T" ? _("Add a ten") : rank === "A" ? _("Add an ace") : _("Add a {rank}", { rank }));
 
 /** The CSS class of a chart code: its first move (h, s, d, p, r) and its fallback. */
 export function cellClass(code) {
@@ -106,7 +110,7 @@ function Field({ option, value, onChange }) {
       <label for=${id}>${option.label}</label>
       <select id=${id} value=${String(value)} onChange=${(e) => onChange(Number(e.target.value))}>
         ${Array.from({ length: option.max - option.min + 1 }, (_, i) => option.min + i).map(
-          (n) => html`<option value=${String(n)}>${n === 1 ? "no split" : `${n} hands`}</option>`,
+          (n) => html`<option value=${String(n)}>${n === 1 ? _("no split") : _("{n} hands", { n })}</option>`,
         )}
       </select>
     </div>`;
@@ -114,12 +118,15 @@ function Field({ option, value, onChange }) {
   const choices = [...(option.choices || [])];
   if (value !== undefined && !choices.includes(String(value))) choices.push(String(value));
   const words = (choice) => {
-    if (option.name === "decks") return choice === "inf" ? "Infinite shoe" : `${choice} deck${choice === "1" ? "" : "s"}`;
-    if (option.name === "shuffle") return choice.startsWith("cut:") ? `Cut at ${Math.round(Number(choice.slice(4)) * 100)}%` : choice === "round" ? "Every round" : "Continuous";
-    if (option.name === "peek") return { "ace-ten": "Ace and ten", ace: "Ace only", none: "No hole card" }[choice] || choice;
-    if (option.name === "double") return { any: "Any two cards", "9-11": "9, 10, 11", "10-11": "10, 11", none: "Never" }[choice] || choice;
-    if (option.name === "enhc_loses") return { all: "All bets", original: "Original bet only" }[choice] || choice;
-    if (option.name === "surrender") return { none: "None", late: "Late", early: "Early" }[choice] || choice;
+    if (option.name === "decks") return choice === "inf" ? _("Infinite shoe") : n_("{n} deck", "{n} decks", Number(choice));
+    if (option.name === "shuffle") {
+      if (choice.startsWith("cut:")) return _("Cut at {percent}", { percent: formatNumber(Math.round(Number(choice.slice(4)) * 100) / 100, { style: "percent" }) });
+      return choice === "round" ? _("Every round") : _("Continuous");
+    }
+    if (option.name === "peek") return { "ace-ten": _("Ace and ten"), ace: _("Ace only"), none: _("No hole card") }[choice] || choice;
+    if (option.name === "double") return { any: _("Any two cards"), "9-11": "9, 10, 11", "10-11": "10, 11", none: _("Never") }[choice] || choice;
+    if (option.name === "enhc_loses") return { all: _("All bets"), original: _("Original bet only") }[choice] || choice;
+    if (option.name === "surrender") return { none: _("None"), late: _("Late"), early: _("Early") }[choice] || choice;
     return choice;
   };
   return html`<div class="lab-field" title=${option.help}>
@@ -131,9 +138,9 @@ function Field({ option, value, onChange }) {
 }
 
 function RulesForm({ options, preset, values, onPreset, onChange, onAnalyse, busy, stale }) {
-  return html`<section class="panel lab-rules" aria-label="Rules">
-    <header class="panel-head"><h2>Rules</h2></header>
-    <div class="lab-presets" role="radiogroup" aria-label="Preset">
+  return html`<section class="panel lab-rules" aria-label=${_("Rules")}>
+    <header class="panel-head"><h2>${_("Rules")}</h2></header>
+    <div class="lab-presets" role="radiogroup" aria-label=${_("Preset")}>
       ${options.presetNames.map(
         (name) => html`<button
           type="button"
@@ -142,8 +149,8 @@ function RulesForm({ options, preset, values, onPreset, onChange, onAnalyse, bus
           class=${`lab-preset${preset === name ? " on" : ""}`}
           onClick=${() => onPreset(name)}
         >
-          <strong>${PRESET_NAMES[name] || name}</strong>
-          <small>${PRESET_WORDS[name] || ""}</small>
+          <strong>${PRESET_NAMES[name] ? _(PRESET_NAMES[name]) : name}</strong>
+          <small>${PRESET_WORDS[name] ? _(PRESET_WORDS[name]) : ""}</small>
         </button>`,
       )}
     </div>
@@ -159,7 +166,7 @@ function RulesForm({ options, preset, values, onPreset, onChange, onAnalyse, bus
     </div>
     <div class="lab-analyse">
       <${Button} variant="primary" onClick=${onAnalyse} busy=${busy} kbd="a" disabled=${!stale && !busy}>
-        ${stale ? "Analyse these rules" : "Up to date"}
+        ${stale ? _("Analyse these rules") : _("Up to date")}
       <//>
     </div>
   </section>`;
@@ -170,17 +177,17 @@ function RulesForm({ options, preset, values, onPreset, onChange, onAnalyse, bus
 function Headline({ analysis, stale }) {
   const edge = analysis.house_edge;
   const player = edge < 0;
-  return html`<section class=${`felt lab-headline${stale ? " stale" : ""}`} aria-label="House edge">
+  return html`<section class=${`felt lab-headline${stale ? " stale" : ""}`} aria-label=${_("House edge")}>
     <div class="lab-edge">
-      <span class="lab-edge-label">${player ? "Player edge" : "House edge"}</span>
+      <span class="lab-edge-label">${player ? _("Player edge") : _("House edge")}</span>
       <strong class="lab-edge-value" data-testid="house-edge">${percent(Math.abs(edge))}</strong>
-      <span class="lab-edge-note">optimal play, exact</span>
+      <span class="lab-edge-note">${_("optimal play, exact")}</span>
     </div>
     <div class="lab-figures">
-      <div><span>Return</span><strong data-testid="return">${percent(analysis.return)}</strong></div>
-      <div><span>Basic strategy</span><strong>${percent(analysis.basic_strategy.house_edge)}</strong></div>
+      <div><span>${_("Return")}</span><strong data-testid="return">${percent(analysis.return)}</strong></div>
+      <div><span>${_("Basic strategy")}</span><strong>${percent(analysis.basic_strategy.house_edge)}</strong></div>
       ${analysis.insurance_ev !== null &&
-      html`<div><span>Insurance</span><strong>${percent(analysis.insurance_ev, 2, true)}</strong></div>`}
+      html`<div><span>${_("Insurance")}</span><strong>${percent(analysis.insurance_ev, 2, true)}</strong></div>`}
     </div>
   </section>`;
 }
@@ -200,7 +207,7 @@ function UpCardBars({ entries }) {
   const zero = head + room + highest * scale;
   const step = width / entries.length;
   return html`<figure class="lab-bars">
-    <svg viewBox=${`0 0 ${width} ${height}`} role="img" aria-label="Player's EV by dealer up card">
+    <svg viewBox=${`0 0 ${width} ${height}`} role="img" aria-label=${_("Player's EV by dealer up card")}>
       <line x1="0" x2=${width} y1=${zero} y2=${zero} class="axis" />
       ${entries.map((entry, i) => {
         const x = i * step + step * 0.16;
@@ -217,7 +224,7 @@ function UpCardBars({ entries }) {
         </g>`;
       })}
     </svg>
-    <figcaption>Your EV per unit bet by the dealer's up card (optimal play).</figcaption>
+    <figcaption>${_("Your EV per unit bet by the dealer's up card (optimal play).")}</figcaption>
   </figure>`;
 }
 
@@ -239,7 +246,7 @@ function ChartTable({ title, rows, upCards, table }) {
               data-row=${label}
               data-up=${upCards[i]}
               data-code=${code}
-              title=${`${title} ${label} against ${upLabel(upCards[i])}: ${CODE_WORDS[code] || code}`}
+              title=${_("{table} {hand} against {up}: {play}", { table: title, hand: label, up: upLabel(upCards[i]), play: CODE_WORDS[code] ? _(CODE_WORDS[code]) : code })}
             >${code}</td>`,
           )}
         </tr>`,
@@ -252,19 +259,19 @@ function StrategyChart({ chart, stale }) {
   const used = new Set();
   for (const name of ["hard", "soft", "pairs"]) for (const [, codes] of chart[name]) codes.forEach((c) => used.add(c));
   const legend = Object.keys(CODE_WORDS).filter((code) => used.has(code));
-  return html`<section class=${`panel lab-strategy${stale ? " stale" : ""}`} aria-label="Basic strategy">
+  return html`<section class=${`panel lab-strategy${stale ? " stale" : ""}`} aria-label=${_("Basic strategy")}>
     <header class="panel-head">
-      <h2>Basic strategy</h2>
-      <span class="muted">Dealer's up card across, your hand down</span>
+      <h2>${_("Basic strategy")}</h2>
+      <span class="muted">${_("Dealer's up card across, your hand down")}</span>
     </header>
     <div class="lab-charts">
-      <div class="lab-chart-hard"><${ChartTable} title="Hard" table="hard" rows=${chart.hard} upCards=${chart.up_cards} /></div>
+      <div class="lab-chart-hard"><${ChartTable} title=${_("Hard")} table="hard" rows=${chart.hard} upCards=${chart.up_cards} /></div>
       <div class="lab-charts-side">
-        <${ChartTable} title="Soft" table="soft" rows=${chart.soft} upCards=${chart.up_cards} />
-        <${ChartTable} title="Pairs" table="pairs" rows=${chart.pairs} upCards=${chart.up_cards} />
+        <${ChartTable} title=${_("Soft")} table="soft" rows=${chart.soft} upCards=${chart.up_cards} />
+        <${ChartTable} title=${_("Pairs")} table="pairs" rows=${chart.pairs} upCards=${chart.up_cards} />
       </div>
-      <ul class="lab-legend" aria-label="Legend">
-        ${legend.map((code) => html`<li><span class=${cellClass(code)}>${code}</span> ${CODE_WORDS[code]}</li>`)}
+      <ul class="lab-legend" aria-label=${_("Legend")}>
+        ${legend.map((code) => html`<li><span class=${cellClass(code)}>${code}</span> ${_(CODE_WORDS[code])}</li>`)}
       </ul>
     </div>
   </section>`;
@@ -293,7 +300,7 @@ function Simulation({ preset, values, analysis, stale, flags }) {
     const body = { preset, rules: values, rounds };
     if (seed.trim() !== "") {
       if (!/^\d+$/.test(seed.trim())) {
-        setError("The seed is a whole number (or leave it empty for a fresh one).");
+        setError(_("The seed is a whole number (or leave it empty for a fresh one)."));
         return;
       }
       body.seed = Number(seed.trim());
@@ -326,48 +333,48 @@ function Simulation({ preset, values, analysis, stale, flags }) {
       setError(failure);
     }
   };
-  useShortcuts({ m: { run: () => !running && !stale && start(), label: "Simulate" } });
+  useShortcuts({ m: { run: () => !running && !stale && start(), label: _("Simulate") } });
   const share = run ? run.done / run.total : 0;
   const exact = analysis ? analysis.basic_strategy.ev : null;
   const z = run && run.ev !== null && run.stderr > 0 && exact !== null ? (run.ev - exact) / run.stderr : null;
-  return html`<section class="panel lab-sim" aria-label="Simulation">
-    <header class="panel-head"><h2>Simulate</h2><span class="muted">Basic strategy, real shoes</span></header>
+  return html`<section class="panel lab-sim" aria-label=${_("Simulation")}>
+    <header class="panel-head"><h2>${_("Simulate")}</h2><span class="muted">${_("Basic strategy, real shoes")}</span></header>
     <div class="lab-sim-form">
       <div class="lab-field">
-        <label for="sim-rounds">Rounds</label>
+        <label for="sim-rounds">${_("Rounds")}</label>
         <select id="sim-rounds" value=${String(rounds)} onChange=${(e) => setRounds(Number(e.target.value))} disabled=${running}>
-          ${ROUND_CHOICES.map((n) => html`<option value=${String(n)}>${n / 1_000_000} million</option>`)}
+          ${ROUND_CHOICES.map((n) => html`<option value=${String(n)}>${n_("{n} million", "{n} million", n / 1_000_000)}</option>`)}
         </select>
       </div>
       <div class="lab-field">
-        <label for="sim-seed">Seed</label>
-        <input id="sim-seed" type="text" inputmode="numeric" placeholder="fresh" value=${seed} onInput=${(e) => setSeed(e.target.value)} disabled=${running} />
+        <label for="sim-seed">${_("Seed")}</label>
+        <input id="sim-seed" type="text" inputmode="numeric" placeholder=${_("fresh")} value=${seed} onInput=${(e) => setSeed(e.target.value)} disabled=${running} />
       </div>
       ${running
-        ? html`<${Button} variant="danger" onClick=${stop}>Stop<//>`
-        : html`<${Button} variant="primary" onClick=${start} kbd="m" disabled=${stale}>Simulate<//>`}
+        ? html`<${Button} variant="danger" onClick=${stop}>${_("Stop")}<//>`
+        : html`<${Button} variant="primary" onClick=${start} kbd="m" disabled=${stale}>${_("Simulate")}<//>`}
     </div>
-    ${stale && !running && html`<p class="muted lab-hint">Analyse the rules first: the run is compared with their exact figure.</p>`}
+    ${stale && !running && html`<p class="muted lab-hint">${_("Analyse the rules first: the run is compared with their exact figure.")}</p>`}
     <${ErrorLine} error=${error} />
     ${run &&
     html`<div class="lab-progress" data-state=${run.state}>
-      <div class="lab-progress-bar" role="progressbar" aria-label="Simulation progress"
+      <div class="lab-progress-bar" role="progressbar" aria-label=${_("Simulation progress")}
         aria-valuemin="0" aria-valuemax=${run.total} aria-valuenow=${run.done}>
         <div class="lab-progress-fill" style=${`width: ${(share * 100).toFixed(1)}%`}></div>
       </div>
       <div class="lab-progress-text">
-        <span>${run.done.toLocaleString("en")} / ${run.total.toLocaleString("en")} rounds</span>
-        <span>${run.state === "running" ? `${Math.floor(share * 100)}%` : run.state}</span>
+        <span>${_("{done} / {total} rounds", { done: formatNumber(run.done), total: formatNumber(run.total) })}</span>
+        <span>${run.state === "running" ? formatNumber(Math.floor(share * 100) / 100, { style: "percent" }) : run.state}</span>
       </div>
       ${run.ev !== null &&
       html`<dl class="lab-sim-result" data-testid="simulation-ev">
-        <div class="main"><dt>Simulated EV</dt><dd>${percent(run.ev, 3, true)} <small>\u00b1 ${percent(run.stderr, 3)}</small></dd></div>
-        <div><dt>Exact, basic strategy</dt><dd>${percent(exact, 3, true)}</dd></div>
+        <div class="main"><dt>${_("Simulated EV")}</dt><dd>${percent(run.ev, 3, true)} <small>\u00b1 ${percent(run.stderr, 3)}</small></dd></div>
+        <div><dt>${_("Exact, basic strategy")}</dt><dd>${percent(exact, 3, true)}</dd></div>
         ${z !== null &&
-        html`<div><dt>Difference</dt><dd class=${Math.abs(z) <= 2 ? "agree" : "differ"}>${z >= 0 ? "+" : "\u2212"}${Math.abs(z).toFixed(2)} standard errors</dd></div>`}
+        html`<div><dt>${_("Difference")}</dt><dd class=${Math.abs(z) <= 2 ? "agree" : "differ"}>${_("{z} standard errors", { z: `${z >= 0 ? "+" : "\u2212"}${formatNumber(Math.abs(z), { minimumFractionDigits: 2, maximumFractionDigits: 2 })}` })}</dd></div>`}
       </dl>`}
       ${run.type === "result" && run.state === "done" &&
-      html`<p class="muted lab-hint">The same figures on the command line:
+      html`<p class="muted lab-hint">${_("The same figures on the command line:")}
         <code>twentyone simulate ${flags} --seed ${run.seed} --rounds ${run.total}</code></p>`}
       ${run.error && html`<${ErrorLine} error=${run.error} />`}
     </div>`}
@@ -416,71 +423,77 @@ function HandCalculator({ preset, values, decks }) {
     setTarget("hand");
   };
   const rankKeys = Object.fromEntries(
-    RANKS.map((rank) => [RANK_KEYS[rank], { run: () => add(rank), label: `Add ${rank === "T" ? "a ten" : rank === "A" ? "an ace" : `a ${rank}`}` }]),
+    RANKS.map((rank) => [RANK_KEYS[rank], { run: () => add(rank), label: addLabel(rank) }]),
   );
   useShortcuts({
     ...rankKeys,
-    y: { run: () => setTarget("hand"), label: "Cards go to your hand" },
-    u: { run: () => setTarget("up"), label: "Next card is the dealer's" },
-    ...(decks !== "inf" ? { e: { run: () => setTarget("removed"), label: "Cards go to the seen cards" } } : {}),
-    c: { run: clear, label: "Clear the hand calculator" },
+    y: { run: () => setTarget("hand"), label: _("Cards go to your hand") },
+    u: { run: () => setTarget("up"), label: _("Next card is the dealer's") },
+    ...(decks !== "inf" ? { e: { run: () => setTarget("removed"), label: _("Cards go to the seen cards") } } : {}),
+    c: { run: clear, label: _("Clear the hand calculator") },
   });
   const actions = answer ? Object.entries(answer.actions) : [];
   const best = answer ? answer.best : null;
   const low = Math.min(-1, ...actions.map(([, ev]) => ev));
   const high = Math.max(0.5, ...actions.map(([, ev]) => ev));
   const targets = [
-    ["hand", "Your hand", "y"],
-    ["up", "Dealer's card", "u"],
-    ...(decks !== "inf" ? [["removed", "Seen cards", "e"]] : []),
+    ["hand", _("Your hand"), "y"],
+    ["up", _("Dealer's card"), "u"],
+    ...(decks !== "inf" ? [["removed", _("Seen cards"), "e"]] : []),
   ];
-  return html`<section class="panel lab-calc" aria-label="Hand calculator">
-    <header class="panel-head"><h2>Hand calculator</h2><span class="muted">Exact EV of every option</span></header>
-    <div class="lab-targets" role="radiogroup" aria-label="Cards go to">
+  return html`<section class="panel lab-calc" aria-label=${_("Hand calculator")}>
+    <header class="panel-head"><h2>${_("Hand calculator")}</h2><span class="muted">${_("Exact EV of every option")}</span></header>
+    <div class="lab-targets" role="radiogroup" aria-label=${_("Cards go to")}>
       ${targets.map(
         ([name, words, kbd]) => html`<button type="button" role="radio" aria-checked=${target === name ? "true" : "false"}
           aria-keyshortcuts=${kbd.toUpperCase()} data-kbd=${kbd}
           class=${`lab-target${target === name ? " on" : ""}`} onClick=${() => setTarget(name)}>${words}</button>`,
       )}
     </div>
-    <div class="lab-ranks" role="group" aria-label="Add a card">
+    <div class="lab-ranks" role="group" aria-label=${_("Add a card")}>
       ${RANKS.map(
         (rank) => html`<button type="button" class="lab-rank" onClick=${() => add(rank)} data-kbd=${RANK_KEYS[rank]}
-          aria-keyshortcuts=${RANK_KEYS[rank]} aria-label=${`Add ${rank === "A" ? "an ace" : rank === "T" ? "a ten" : `a ${rank}`}`}>
+          aria-keyshortcuts=${RANK_KEYS[rank]} aria-label=${addLabel(rank)}>
           ${rank === "T" ? "10" : rank}
         </button>`,
       )}
     </div>
     <div class="lab-table felt">
       <div class="lab-spot">
-        <span class="lab-spot-label">Dealer</span>
+        <span class="lab-spot-label">${_("Dealer")}</span>
         <div class="lab-spot-cards">
-          ${up ? html`<${Card} card=${up} small=${true} />` : html`<span class="lab-empty">up card</span>`}
+          ${up ? html`<${Card} card=${up} small=${true} />` : html`<span class="lab-empty">${_("up card")}</span>`}
         </div>
       </div>
       <div class="lab-spot">
-        <span class="lab-spot-label">You${answer ? ` \u00b7 ${answer.blackjack ? "blackjack" : `${answer.soft ? "soft " : ""}${answer.total}`}` : ""}</span>
+        <span class="lab-spot-label">${!answer
+          ? _("You")
+          : answer.blackjack
+            ? _("You \u00b7 blackjack")
+            : answer.soft
+              ? _("You \u00b7 soft {total}", { total: answer.total })
+              : _("You \u00b7 {total}", { total: answer.total })}</span>
         <div class="lab-spot-cards">
-          ${hand.length ? hand.map((card, i) => html`<${Card} key=${i} card=${card} small=${true} index=${i} />`) : html`<span class="lab-empty">two cards or more</span>`}
+          ${hand.length ? hand.map((card, i) => html`<${Card} key=${i} card=${card} small=${true} index=${i} />`) : html`<span class="lab-empty">${_("two cards or more")}</span>`}
         </div>
       </div>
       ${removed.length > 0 &&
       html`<div class="lab-spot">
-        <span class="lab-spot-label">Seen</span>
+        <span class="lab-spot-label">${_("Seen")}</span>
         <div class="lab-spot-cards seen">${removed.map((card, i) => html`<${Card} key=${i} card=${card} small=${true} />`)}</div>
       </div>`}
     </div>
     <div class="btn-row lab-calc-actions">
-      <${Button} onClick=${clear} disabled=${all.length === 0} kbd="c">Clear<//>
-      ${busy && html`<span class="muted">Computing...</span>`}
+      <${Button} onClick=${clear} disabled=${all.length === 0} kbd="c">${_("Clear")}<//>
+      ${busy && html`<span class="muted">${_("Computing...")}</span>`}
     </div>
     <${ErrorLine} error=${error} />
     ${answer &&
-    html`<table class="lab-evs" aria-label="EV of each option">
+    html`<table class="lab-evs" aria-label=${_("EV of each option")}>
       <tbody>
         ${actions.map(
           ([name, ev]) => html`<tr class=${name === best ? "best" : ""} data-action=${name}>
-            <th scope="row">${ACTION_WORDS[name] || name}${name === best ? html` <span class="badge">best</span>` : ""}</th>
+            <th scope="row">${ACTION_WORDS[name] ? _(ACTION_WORDS[name]) : name}${name === best ? html` <span class="badge">${_("best")}</span>` : ""}</th>
             <td class="bar-cell"><span class=${`ev-bar ${ev >= 0 ? "plus" : "minus"}`}
               style=${`left: ${(((Math.min(ev, 0) - low) / (high - low)) * 100).toFixed(1)}%; width: ${((Math.abs(ev) / (high - low)) * 100).toFixed(1)}%`}></span></td>
             <td class="num">${percent(ev, 2, true)}</td>
@@ -489,9 +502,11 @@ function HandCalculator({ preset, values, decks }) {
       </tbody>
     </table>
     <p class="muted lab-hint">
-      ${answer.conditioned_on_no_dealer_blackjack ? "Given the dealer has no blackjack (he peeked). " : ""}
-      ${answer.insurance !== null ? `Insurance: ${percent(answer.insurance, 2, true)} per unit insured. ` : ""}
-      ${answer.remaining ? `From the ${Object.values(answer.remaining).reduce((a, b) => a + b, 0)} cards left in the shoe.` : "Infinite shoe."}
+      ${answer.conditioned_on_no_dealer_blackjack ? `${_("Given the dealer has no blackjack (he peeked).")} ` : ""}
+      ${answer.insurance !== null ? `${_("Insurance: {ev} per unit insured.", { ev: percent(answer.insurance, 2, true) })} ` : ""}
+      ${answer.remaining
+        ? _("From the {count} cards left in the shoe.", { count: Object.values(answer.remaining).reduce((a, b) => a + b, 0) })
+        : _("Infinite shoe.")}
     </p>`}
   </section>`;
 }
@@ -560,14 +575,14 @@ export default function Lab({ query }) {
     <div class="lab">
       <div class="page-head lab-head">
         <div>
-          <p class="eyebrow">Rules lab</p>
-          <h1>What the rules are worth</h1>
-          <p class="lead">Change any rule and see the exact house edge, the basic strategy card for those rules, a simulation to check it, and the best play of any hand.</p>
+          <p class="eyebrow">${_("Rules lab")}</p>
+          <h1>${_("What the rules are worth")}</h1>
+          <p class="lead">${_("Change any rule and see the exact house edge, the basic strategy card for those rules, a simulation to check it, and the best play of any hand.")}</p>
         </div>
       </div>
       <${ErrorLine} error=${error} />
       ${!options || !values
-        ? !error && html`<p class="loading">Loading the rule options...</p>`
+        ? !error && html`<p class="loading">${_("Loading the rule options...")}</p>`
         : html`<div class="lab-layout">
             <aside class="lab-side">
               <${RulesForm}
@@ -582,12 +597,12 @@ export default function Lab({ query }) {
               />
             </aside>
             <div class="lab-main">
-              ${!analysis && busy && html`<section class="panel"><p class="loading">Computing the exact analysis (the first time for new rules takes a few seconds)...</p></section>`}
+              ${!analysis && busy && html`<section class="panel"><p class="loading">${_("Computing the exact analysis (the first time for new rules takes a few seconds)...")}</p></section>`}
               ${analysis &&
               html`<div class="lab-top">
                   <${Headline} analysis=${analysis} stale=${stale} />
-                  <section class=${`panel lab-upcards${stale ? " stale" : ""}`} aria-label="EV by up card">
-                    <header class="panel-head"><h2>EV by up card</h2></header>
+                  <section class=${`panel lab-upcards${stale ? " stale" : ""}`} aria-label=${_("EV by up card")}>
+                    <header class="panel-head"><h2>${_("EV by up card")}</h2></header>
                     <${UpCardBars} entries=${analysis.ev_by_up_card} />
                   </section>
                 </div>

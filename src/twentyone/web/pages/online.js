@@ -15,6 +15,7 @@ import { play } from "../js/sound.js";
 import { Card, Hand } from "../js/cards.js";
 import { Button, Chip, ChipTray, ErrorLine, Money, formatMoney } from "../js/ui.js";
 import { useShortcuts } from "../js/keys.js";
+import { _, _h, n_, N_, formatNumber } from "../js/i18n.js";
 
 /** Chip values (minor units) a table may offer; the tray shows those its limits make useful. */
 const CHIP_VALUES = [50, 100, 500, 2500, 10000, 50000, 100000, 500000, 1000000];
@@ -26,30 +27,32 @@ const HINT_KEY = "twentyone.online.hint";
 const REVIEW_KEY = "twentyone.online.review";
 
 const MOVES = [
-  { action: "hit", label: "Hit", key: "h" },
-  { action: "stand", label: "Stand", key: "s" },
-  { action: "double", label: "Double", key: "d" },
-  { action: "split", label: "Split", key: "p" },
-  { action: "surrender", label: "Surrender", key: "r" },
+  { action: "hit", label: N_("Hit"), key: "h" },
+  { action: "stand", label: N_("Stand"), key: "s" },
+  { action: "double", label: N_("Double"), key: "d" },
+  { action: "split", label: N_("Split"), key: "p" },
+  { action: "surrender", label: N_("Surrender"), key: "r" },
 ];
 const ACTION_WORDS = {
-  hit: "Hit",
-  stand: "Stand",
-  double: "Double",
-  split: "Split",
-  surrender: "Surrender",
-  insurance: "Take insurance",
-  "no-insurance": "No insurance",
-  "no-surrender": "Play on",
+  hit: N_("Hit"),
+  stand: N_("Stand"),
+  double: N_("Double"),
+  split: N_("Split"),
+  surrender: N_("Surrender"),
+  insurance: N_("Take insurance"),
+  "no-insurance": N_("No insurance"),
+  "no-surrender": N_("Play on"),
 };
 const RESULT_WORDS = {
-  win: "Win",
-  lose: "Lose",
-  push: "Push",
-  blackjack: "Blackjack",
-  surrender: "Surrendered",
-  bust: "Bust",
+  win: N_("Win"),
+  lose: N_("Lose"),
+  push: N_("Push"),
+  blackjack: N_("Blackjack"),
+  surrender: N_("Surrendered"),
+  bust: N_("Bust"),
 };
+/** An action or result word in the current language (the engine's own word when unknown). */
+const word = (words, key) => (words[key] ? _(words[key]) : key);
 
 /** The chips of the tray for a table's limits: up to the maximum, from the largest one that
  * still makes the minimum (so every legal bet can be built), at most MOST_CHIPS of them. */
@@ -121,11 +124,11 @@ function announceBalance(balance) {
 
 function rulesLine(rules) {
   if (!rules) return "";
-  const pays = String(rules.blackjack_pays || "3:2").replace(":", " to ");
+  const [win, stake] = String(rules.blackjack_pays || "3:2").split(":");
   return [
-    `Blackjack pays ${pays}`,
-    rules.dealer_hits_soft_17 ? "Dealer hits soft 17" : "Dealer stands on all 17s",
-    rules.insurance ? "Insurance pays 2 to 1" : null,
+    _("Blackjack pays {win} to {stake}", { win, stake }),
+    rules.dealer_hits_soft_17 ? _("Dealer hits soft 17") : _("Dealer stands on all 17s"),
+    rules.insurance ? _("Insurance pays 2 to 1") : null,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -135,7 +138,7 @@ function rulesLine(rules) {
 function ChipStack({ amount, denominations, label }) {
   if (!amount) return null;
   const chips = chipsFor(amount, denominations);
-  return html`<div class="ol-stack" role="img" aria-label=${label || `Bet ${formatMoney(amount)}`}>
+  return html`<div class="ol-stack" role="img" aria-label=${label || _("Bet {amount}", { amount: formatMoney(amount) })}>
     ${chips.map(
       (value, index) => html`<span class="ol-stack-chip" key=${`${index}-${value}`} style=${`--i:${index}`}>
         <${Chip} value=${value} size=${46} index=${denominations.indexOf(value)} />
@@ -146,7 +149,7 @@ function ChipStack({ amount, denominations, label }) {
 
 function HandResult({ hand }) {
   if (!hand.result) return null;
-  const words = RESULT_WORDS[hand.result] || hand.result;
+  const words = word(RESULT_WORDS, hand.result);
   return html`<div class=${`ol-result ol-result-${hand.result}`}>
     <span>${words}</span>
     ${hand.net !== null && hand.net !== undefined && hand.net !== 0 && html`<${Money} amount=${hand.net} signed=${true} />`}
@@ -157,11 +160,11 @@ function Banner({ view }) {
   if (!view || view.state !== "settled") return null;
   const net = view.net || 0;
   const blackjack = view.hands.some((hand) => hand.result === "blackjack");
-  const title = net > 0 ? (blackjack ? "Blackjack!" : "You win") : net < 0 ? "Dealer wins" : "Push";
+  const title = net > 0 ? (blackjack ? _("Blackjack!") : _("You win")) : net < 0 ? _("Dealer wins") : _("Push");
   const tone = net > 0 ? "gain" : net < 0 ? "loss" : "push";
   return html`<div class=${`ol-banner ol-banner-${tone}`} role="status" aria-live="polite">
     <strong>${title}</strong>
-    <span class="ol-banner-net">Net <${Money} amount=${net} signed=${true} /></span>
+    <span class="ol-banner-net">${_("Net")} <${Money} amount=${net} signed=${true} /></span>
   </div>`;
 }
 
@@ -173,19 +176,19 @@ function InsurancePrompt({ view, most, onInsure, onDecline, busy }) {
   const blackjack = hand && hand.total === 21 && hand.cards.length === 2;
   return html`<div class="ol-prompt" role="group" aria-labelledby="ol-insurance-title">
     <div class="ol-prompt-text">
-      <h2 id="ol-insurance-title">${blackjack ? "Even money?" : "Insurance?"}</h2>
+      <h2 id="ol-insurance-title">${blackjack ? _("Even money?") : _("Insurance?")}</h2>
       ${valid
-        ? html`<p>Up to <${Money} amount=${most} />, half your bet; pays 2 to 1 if the dealer has blackjack.</p>`
-        : html`<p class="ol-prompt-note" role="alert">An amount from 0.01 to ${formatMoney(most)}.</p>`}
+        ? html`<p>${_h("Up to {amount}, half your bet; pays 2 to 1 if the dealer has blackjack.", { amount: html`<${Money} amount=${most} />` })}</p>`
+        : html`<p class="ol-prompt-note" role="alert">${_("An amount from {low} to {high}.", { low: formatMoney(1), high: formatMoney(most) })}</p>`}
     </div>
     <div class="ol-prompt-row">
       <label class="ol-amount">
-        <span class="sr-only">Insurance amount</span>
+        <span class="sr-only">${_("Insurance amount")}</span>
         <input
           type="text"
           inputmode="decimal"
           value=${text}
-          aria-label="Insurance amount"
+          aria-label=${_("Insurance amount")}
           aria-invalid=${valid ? "false" : "true"}
           onInput=${(event) => setText(event.currentTarget.value)}
           onKeyDown=${(event) => {
@@ -194,10 +197,10 @@ function InsurancePrompt({ view, most, onInsure, onDecline, busy }) {
         />
       </label>
       <${Button} variant="primary" kbd="i" disabled=${!valid} busy=${busy} onClick=${() => onInsure(amount)}
-        label=${valid ? `Insure ${formatMoney(amount)}` : "Insure"}>
-        Insure ${valid ? formatMoney(amount) : ""}
+        label=${valid ? _("Insure {amount}", { amount: formatMoney(amount) }) : _("Insure")}>
+        ${valid ? _("Insure {amount}", { amount: formatMoney(amount) }) : _("Insure")}
       <//>
-      <${Button} kbd="n" disabled=${busy} onClick=${onDecline} label="No insurance">No<span class="ol-wide"> insurance</span><//>
+      <${Button} kbd="n" disabled=${busy} onClick=${onDecline} label=${_("No insurance")}>${_h("No{wide}", { wide: html`<span class="ol-wide"> ${_("insurance")}</span>` })}<//>
     </div>
   </div>`;
 }
@@ -205,56 +208,60 @@ function InsurancePrompt({ view, most, onInsure, onDecline, busy }) {
 function SurrenderPrompt({ onSurrender, onDecline, busy }) {
   return html`<div class="ol-prompt" role="group" aria-labelledby="ol-surrender-title">
     <div class="ol-prompt-text">
-      <h2 id="ol-surrender-title">Surrender?</h2>
-      <p>Give up half your bet now, before the dealer checks for blackjack.</p>
+      <h2 id="ol-surrender-title">${_("Surrender?")}</h2>
+      <p>${_("Give up half your bet now, before the dealer checks for blackjack.")}</p>
     </div>
     <div class="ol-prompt-row">
-      <${Button} variant="danger" kbd="r" busy=${busy} onClick=${onSurrender}>Surrender<//>
-      <${Button} kbd="n" disabled=${busy} onClick=${onDecline}>Play on<//>
+      <${Button} variant="danger" kbd="r" busy=${busy} onClick=${onSurrender}>${_("Surrender")}<//>
+      <${Button} kbd="n" disabled=${busy} onClick=${onDecline}>${_("Play on")}<//>
     </div>
   </div>`;
 }
 
 function Review({ review, loading, error }) {
-  if (loading) return html`<p class="loading">Working out the exact values…</p>`;
+  if (loading) return html`<p class="loading">${_("Working out the exact values…")}</p>`;
   if (error) return html`<${ErrorLine} error=${error} />`;
   if (!review) return null;
-  if (!review.decisions.length) return html`<p class="muted">No decisions in this round: it was settled on the deal.</p>`;
+  if (!review.decisions.length) return html`<p class="muted">${_("No decisions in this round: it was settled on the deal.")}</p>`;
   return html`<div class="ol-review">
     <p class=${`ol-review-summary ${review.mistakes ? "loss" : "gain"}`}>
       ${review.mistakes
-        ? html`${review.mistakes} ${review.mistakes === 1 ? "decision" : "decisions"} off the best play,
-            costing ${(review.total_cost * 100).toFixed(2)}% of the bet on average`
-        : "Every decision was the best play."}
+        ? n_(
+            "{n} decision off the best play, costing {cost} of the bet on average",
+            "{n} decisions off the best play, costing {cost} of the bet on average",
+            review.mistakes,
+            { cost: formatNumber(review.total_cost, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
+          )
+        : _("Every decision was the best play.")}
     </p>
     <ol class="ol-review-list">
       ${review.decisions.map(
         (decision) => html`<li class=${`ol-decision ${decision.correct ? "right" : "wrong"}`} key=${decision.step}>
           <div class="ol-decision-head">
-            <div class="ol-decision-cards" aria-label=${`Your hand ${decision.cards.join(" ")} against ${decision.up}`}>
+            <div class="ol-decision-cards" aria-label=${_("Your hand {cards} against {up}", { cards: decision.cards.join(" "), up: decision.up })}>
               ${decision.cards.map((card) => html`<${Card} card=${card} small=${true} />`)}
-              <span class="ol-vs">vs</span>
+              <span class="ol-vs">${_("vs")}</span>
               <${Card} card=${decision.up} small=${true} />
             </div>
-            <span class="ol-mark" aria-label=${decision.correct ? "the best play" : "not the best play"}>${decision.correct ? "✓" : "✗"}</span>
+            <span class="ol-mark" aria-label=${decision.correct ? _("the best play") : _("not the best play")}>${decision.correct ? "✓" : "✗"}</span>
           </div>
           <p class="ol-decision-verdict">
-            You: <strong>${ACTION_WORDS[decision.taken] || decision.taken}</strong>
-            ${!decision.correct && html`<span class="ol-sep" aria-hidden="true"> · </span>Best: <strong>${ACTION_WORDS[decision.best] || decision.best}</strong>`}
+            ${_h("You: {action}", { action: html`<strong>${word(ACTION_WORDS, decision.taken)}</strong>` })}
+            ${!decision.correct && html`<span class="ol-sep" aria-hidden="true"> · </span>${_h("Best: {action}", { action: html`<strong>${word(ACTION_WORDS, decision.best)}</strong>` })}`}
           </p>
           <table class="ol-ev-table">
-            <caption class="sr-only">Exact EV of each choice, per initial bet</caption>
+            <caption class="sr-only">${_("Exact EV of each choice, per initial bet")}</caption>
             <tbody>
               ${Object.entries(decision.options).map(
                 ([name, value]) => html`<tr
                   class=${`${name === decision.best ? "best" : ""} ${name === decision.taken ? "taken" : ""}`}
                   key=${name}
                 >
-                  <th scope="row">${ACTION_WORDS[name] || name}</th>
+                  <th scope="row">${word(ACTION_WORDS, name)}</th>
                   <td class=${value >= 0 ? "gain" : "loss"}>${formatEv(value)}</td>
                   <td class="ol-tags">
-                    ${name === decision.best && html`<span class="ol-tag best">best</span>`}
-                    ${name === decision.taken && html`<span class="ol-tag taken">yours</span>`}
+                    ${name === decision.best && html`<span class="ol-tag best">${_("best")}</span>`}
+                    ${name === decision.taken && html`<span class="ol-tag taken">${_("yours")}</span>`}
                   </td>
                 </tr>`,
               )}
@@ -276,13 +283,14 @@ function Fairness({ view, fairness, onSaveSeed, saving, message }) {
     setDraft(fairness.client_seed);
   }
   const commitmentNow = open ? view.commitment : fairness && fairness.commitment;
-  return html`<section class="panel ol-side-panel ol-fair" aria-label="Provably fair">
-    <h2>Provably fair</h2>
-    <p class="ol-fair-label">${open ? "This round's commitment" : "Next round's commitment"}</p>
+  return html`<section class="panel ol-side-panel ol-fair" aria-label=${_("Provably fair")}>
+    <h2>${_("Provably fair")}</h2>
+    <p class="ol-fair-label">${open ? _("This round's commitment") : _("Next round's commitment")}</p>
     <code class="ol-hash" title=${commitmentNow || ""} data-testid="commitment">${commitmentNow || "…"}</code>
     <p class="muted ol-fair-note">
-      SHA-256 of the server seed that shuffles ${open ? "this" : "your next"} shoe, shown before you bet.
-      The seed itself is revealed when the round ends.
+      ${open
+        ? _("SHA-256 of the server seed that shuffles this shoe, shown before you bet. The seed itself is revealed when the round ends.")
+        : _("SHA-256 of the server seed that shuffles your next shoe, shown before you bet. The seed itself is revealed when the round ends.")}
     </p>
     <form
       class="ol-seed"
@@ -291,7 +299,7 @@ function Fairness({ view, fairness, onSaveSeed, saving, message }) {
         onSaveSeed(draft);
       }}
     >
-      <label for="ol-client-seed">Your client seed</label>
+      <label for="ol-client-seed">${_("Your client seed")}</label>
       <div class="ol-seed-row">
         <input
           id="ol-client-seed"
@@ -302,19 +310,19 @@ function Fairness({ view, fairness, onSaveSeed, saving, message }) {
           onInput=${(event) => setDraft(event.currentTarget.value)}
         />
         <button class="btn btn-secondary" type="submit" disabled=${open || saving || !draft || (fairness && draft === fairness.client_seed)}>
-          Save
+          ${_("Save")}
         </button>
       </div>
-      <small>${open ? "Change it between rounds." : `Nonce ${fairness ? fairness.nonce : "…"}: rounds played with this seed.`}</small>
+      <small>${open ? _("Change it between rounds.") : _("Nonce {nonce}: rounds played with this seed.", { nonce: fairness ? fairness.nonce : "…" })}</small>
       ${message && html`<p class="ol-seed-message" role="status">${message}</p>`}
     </form>
     ${view &&
     view.state === "settled" &&
     view.fairness &&
     html`<div class="ol-revealed">
-      <p class="ol-fair-label">Round ${view.id}: server seed revealed</p>
+      <p class="ol-fair-label">${_("Round {round}: server seed revealed", { round: view.id })}</p>
       <code class="ol-hash" title=${view.fairness.server_seed}>${view.fairness.server_seed}</code>
-      <a href=${`/history/online/${view.id}`}>Replay and verify this round →</a>
+      <a href=${`/history/online/${view.id}`}>${_("Replay and verify this round →")}</a>
     </div>`}
   </section>`;
 }
@@ -417,10 +425,10 @@ function Table({ user }) {
   }, []);
 
   const limitsError = (amount) => {
-    if (!table) return "the table is loading";
-    if (amount < table.min_bet) return `the minimum bet is ${formatMoney(table.min_bet)}`;
-    if (amount > table.max_bet) return `the maximum bet is ${formatMoney(table.max_bet)}`;
-    if (amount > balance) return "that is more than your balance";
+    if (!table) return _("the table is loading");
+    if (amount < table.min_bet) return _("the minimum bet is {amount}", { amount: formatMoney(table.min_bet) });
+    if (amount > table.max_bet) return _("the maximum bet is {amount}", { amount: formatMoney(table.max_bet) });
+    if (amount > balance) return _("that is more than your balance");
     return null;
   };
 
@@ -474,7 +482,7 @@ function Table({ user }) {
     setError(null);
     const most = table ? Math.min(table.max_bet, balance) : balance;
     if (bet + value > most) {
-      setError(bet + value > (table ? table.max_bet : Infinity) ? `the maximum bet is ${formatMoney(table.max_bet)}` : "that is more than your balance");
+      setError(bet + value > (table ? table.max_bet : Infinity) ? _("the maximum bet is {amount}", { amount: formatMoney(table.max_bet) }) : _("that is more than your balance"));
       return;
     }
     setBet(bet + value);
@@ -482,7 +490,7 @@ function Table({ user }) {
   const doubleBet = () => {
     if (open || !bet) return;
     const most = table ? Math.min(table.max_bet, balance) : balance;
-    setError(bet * 2 > most ? "doubled, the bet would be over the limit or your balance" : null);
+    setError(bet * 2 > most ? _("doubled, the bet would be over the limit or your balance") : null);
     if (bet * 2 <= most) setBet(bet * 2);
   };
   const rebet = () => {
@@ -503,7 +511,7 @@ function Table({ user }) {
     setSeedMessage(null);
     try {
       setFairness(await put("/api/fairness", { client_seed: seed }));
-      setSeedMessage("Saved: your next round uses this seed, nonce 0.");
+      setSeedMessage(_("Saved: your next round uses this seed, nonce 0."));
     } catch (failure) {
       setSeedMessage(failure.message);
     } finally {
@@ -537,7 +545,7 @@ function Table({ user }) {
   useShortcuts(shortcuts);
 
   if (loadError) return html`<div class="panel notice"><${ErrorLine} error=${loadError} /></div>`;
-  if (!table) return html`<p class="loading">Opening the table…</p>`;
+  if (!table) return html`<p class="loading">${_("Opening the table…")}</p>`;
 
   const acting = actingHand(view);
   const surrenderOffered = table.effective_rules && table.effective_rules.surrender !== "none";
@@ -550,17 +558,17 @@ function Table({ user }) {
   const spotAmount = betting ? bet : view.hands.reduce((n, hand) => n + hand.stake, 0);
 
   return html`<div class="ol-page">
-    <section class=${`felt ol-felt${view ? " has-round" : ""}`} aria-label="Online Blackjack table">
+    <section class=${`felt ol-felt${view ? " has-round" : ""}`} aria-label=${_("Online Blackjack table")}>
       <div class="ol-dealer">
         ${view
           ? html`<${Hand}
-              label="Dealer"
+              label=${_("Dealer")}
               cards=${view.dealer.cards}
               hidden=${view.dealer.hidden}
               total=${view.dealer.hidden ? view.dealer.total : undefined}
               soft=${false}
             />`
-          : html`<div class="ol-empty-hand"><span class="hand-label">Dealer</span><div class="ol-card-slot"></div></div>`}
+          : html`<div class="ol-empty-hand"><span class="hand-label">${_("Dealer")}</span><div class="ol-card-slot"></div></div>`}
       </div>
 
       <div class="ol-middle">
@@ -568,12 +576,14 @@ function Table({ user }) {
         <${Banner} view=${view} />
         ${view && view.state === "settled" && insuranceNet !== null &&
         html`<p class="ol-insurance-line">
-          Insurance <${Money} amount=${view.insurance} />${insuranceNet > 0 ? " paid " : " lost "}<${Money} amount=${insuranceNet} signed=${true} />
+          ${insuranceNet > 0
+            ? _h("Insurance {stake} paid {net}", { stake: html`<${Money} amount=${view.insurance} />`, net: html`<${Money} amount=${insuranceNet} signed=${true} />` })
+            : _h("Insurance {stake} lost {net}", { stake: html`<${Money} amount=${view.insurance} />`, net: html`<${Money} amount=${insuranceNet} signed=${true} />` })}
         </p>`}
-        ${view && view.state === "insurance" && html`<p class="ol-message">The dealer shows an ace.</p>`}
-        ${!view && html`<p class="ol-welcome">Place your bet: click the chips, then Deal.</p>`}
+        ${view && view.state === "insurance" && html`<p class="ol-message">${_("The dealer shows an ace.")}</p>`}
+        ${!view && html`<p class="ol-welcome">${_("Place your bet: click the chips, then Deal.")}</p>`}
         ${open && hintOn && hinted &&
-        html`<p class="ol-hint-felt" aria-hidden="true">Basic strategy: <strong>${ACTION_WORDS[hinted] || hinted}</strong></p>`}
+        html`<p class="ol-hint-felt" aria-hidden="true">${_h("Basic strategy: {action}", { action: html`<strong>${word(ACTION_WORDS, hinted)}</strong>` })}</p>`}
       </div>
 
       <div class="ol-player">
@@ -581,14 +591,14 @@ function Table({ user }) {
           ? view.hands.map(
               (hand, index) => html`<div class="ol-hand" key=${index}>
                 <${Hand}
-                  label=${view.hands.length > 1 ? `Hand ${index + 1}` : user.name}
+                  label=${view.hands.length > 1 ? _("Hand {hand}", { hand: index + 1 }) : user.name}
                   cards=${hand.cards}
                   total=${hand.total}
                   soft=${hand.soft}
                   result=${hand.result}
                   active=${index === acting}
                 />
-                ${hand.doubled && html`<span class="ol-doubled">doubled</span>`}
+                ${hand.doubled && html`<span class="ol-doubled">${_("doubled")}</span>`}
                 <${HandResult} hand=${hand} />
               </div>`,
             )
@@ -598,9 +608,9 @@ function Table({ user }) {
       <div class="ol-spot-row">
         <div class=${`ol-spot${spotAmount ? " has-bet" : ""}`}>
           <${ChipStack} amount=${spotAmount} denominations=${denominations} />
-          <span class="ol-spot-label">${spotAmount ? formatMoney(spotAmount) : "Bet"}</span>
+          <span class="ol-spot-label">${spotAmount ? formatMoney(spotAmount) : _("Bet")}</span>
         </div>
-        ${view && open && view.insurance > 0 && html`<div class="ol-insured">Insured <${Money} amount=${view.insurance} /></div>`}
+        ${view && open && view.insurance > 0 && html`<div class="ol-insured">${_h("Insured {amount}", { amount: html`<${Money} amount=${view.insurance} />` })}</div>`}
       </div>
 
       <div class="ol-controls">
@@ -608,17 +618,17 @@ function Table({ user }) {
           ? html`<div class="ol-betting">
               <${ChipTray} denominations=${denominations} onChip=${addChip} disabled=${busy} keys=${CHIP_KEYS} />
               <div class="ol-bet-buttons btn-row">
-                <${Button} kbd="c" disabled=${!bet || busy} onClick=${() => setBet(0)} label="Clear the bet">Clear<//>
-                <${Button} kbd="b" disabled=${!lastBet || busy} onClick=${rebet} label=${`Rebet ${formatMoney(lastBet || 0)}`}>Rebet<//>
-                <${Button} kbd="x" disabled=${!bet || busy} onClick=${doubleBet} label="Double the bet">×2<//>
+                <${Button} kbd="c" disabled=${!bet || busy} onClick=${() => setBet(0)} label=${_("Clear the bet")}>${_("Clear")}<//>
+                <${Button} kbd="b" disabled=${!lastBet || busy} onClick=${rebet} label=${_("Rebet {amount}", { amount: formatMoney(lastBet || 0) })}>${_("Rebet")}<//>
+                <${Button} kbd="x" disabled=${!bet || busy} onClick=${doubleBet} label=${_("Double the bet")}>×2<//>
                 <${Button}
                   variant="primary"
                   kbd="space"
                   disabled=${!canDeal}
                   busy=${busy}
                   onClick=${() => deal(dealAmount)}
-                  label=${dealAmount ? `Deal ${formatMoney(dealAmount)}` : "Deal"}
-                >Deal ${dealAmount ? formatMoney(dealAmount) : ""}<//>
+                  label=${dealAmount ? _("Deal {amount}", { amount: formatMoney(dealAmount) }) : _("Deal")}
+                >${dealAmount ? _("Deal {amount}", { amount: formatMoney(dealAmount) }) : _("Deal")}<//>
               </div>
             </div>`
           : view.state === "insurance"
@@ -632,7 +642,7 @@ function Table({ user }) {
             />`
           : view.state === "early-surrender"
           ? html`<${SurrenderPrompt} busy=${busy} onSurrender=${() => act("surrender")} onDecline=${() => act("no-surrender")} />`
-          : html`<div class="ol-actions btn-row" role="group" aria-label="Actions">
+          : html`<div class="ol-actions btn-row" role="group" aria-label=${_("Actions")}>
               ${MOVES.filter((move) => move.action !== "surrender" || surrenderOffered).map(
                 (move) => html`<${Button}
                   key=${move.action}
@@ -641,7 +651,7 @@ function Table({ user }) {
                   class=${hinted === move.action ? "ol-hinted" : ""}
                   disabled=${busy || view.state !== "play" || !legalKinds.includes(move.action)}
                   onClick=${() => act(move.action)}
-                >${move.label}<//>`,
+                >${_(move.label)}<//>`,
               )}
             </div>`}
       </div>
@@ -649,19 +659,19 @@ function Table({ user }) {
     </section>
 
     <aside class="ol-side">
-      <section class="panel ol-side-panel ol-wallet" aria-label="Your money">
+      <section class="panel ol-side-panel ol-wallet" aria-label=${_("Your money")}>
         <div class="ol-wallet-row">
-          <span class="ol-wallet-label">Balance</span>
+          <span class="ol-wallet-label">${_("Balance")}</span>
           <${Money} amount=${balance} class="ol-balance" />
         </div>
         <div class="ol-wallet-row">
-          <span class="ol-wallet-label">In play</span>
+          <span class="ol-wallet-label">${_("In play")}</span>
           <${Money} amount=${inPlay} />
         </div>
-        <p class="muted ol-limits">Bets ${formatMoney(table.min_bet)} to ${formatMoney(table.max_bet)}</p>
+        <p class="muted ol-limits">${_("Bets {low} to {high}", { low: formatMoney(table.min_bet), high: formatMoney(table.max_bet) })}</p>
       </section>
 
-      <section class="panel ol-side-panel ol-hint-panel" aria-label="Basic strategy">
+      <section class="panel ol-side-panel ol-hint-panel" aria-label=${_("Basic strategy")}>
         <label class="toggle">
           <input
             type="checkbox"
@@ -674,25 +684,25 @@ function Table({ user }) {
             }}
           />
           <span class="toggle-track"><span class="toggle-thumb"></span></span>
-          <span class="toggle-text">Strategy hint <small>The basic strategy's play (T)</small></span>
+          <span class="toggle-text">${_("Strategy hint")} <small>${_("The basic strategy's play (T)")}</small></span>
         </label>
         ${hintOn &&
         html`<p class="ol-hint" role="status" aria-live="polite">
           ${!open
-            ? html`<span class="muted">The hint shows during a round.</span>`
+            ? html`<span class="muted">${_("The hint shows during a round.")}</span>`
             : !hint || hint.loading
-            ? html`<span class="muted">Basic strategy: working it out…</span>`
+            ? html`<span class="muted">${_("Basic strategy: working it out…")}</span>`
             : hint.error
-            ? html`<span class="muted">No hint: ${hint.error.message}</span>`
-            : html`Basic strategy: <strong>${ACTION_WORDS[hint.action] || hint.action}</strong>`}
+            ? html`<span class="muted">${_("No hint: {reason}", { reason: hint.error.message })}</span>`
+            : _h("Basic strategy: {action}", { action: html`<strong>${word(ACTION_WORDS, hint.action)}</strong>` })}
         </p>`}
       </section>
 
       ${view &&
       view.state === "settled" &&
-      html`<section class="panel ol-side-panel ol-review-panel" aria-label="What was the best play">
+      html`<section class="panel ol-side-panel ol-review-panel" aria-label=${_("What was the best play")}>
         <button class="ol-review-toggle" type="button" aria-expanded=${reviewOpen ? "true" : "false"} onClick=${toggleReview}>
-          <span>What was the best play?</span><span aria-hidden="true">${reviewOpen ? "▾" : "▸"}</span>
+          <span>${_("What was the best play?")}</span><span aria-hidden="true">${reviewOpen ? "▾" : "▸"}</span>
         </button>
         ${reviewOpen &&
         html`<${Review} review=${review.id === view.id ? review.data : null} loading=${review.loading} error=${review.error} />`}
@@ -709,19 +719,19 @@ export default function OnlinePage() {
     <div class="ol-wrap">
       <header class="ol-head">
         <div>
-          <p class="eyebrow">Provably fair · 6 decks, shuffled every round</p>
-          <h1>Online Blackjack</h1>
+          <p class="eyebrow">${_("Provably fair · 6 decks, shuffled every round")}</p>
+          <h1>${_("Online Blackjack")}</h1>
         </div>
-        <a class="ol-rules-link" href="/rules/online">Rules and payouts</a>
+        <a class="ol-rules-link" href="/rules/online">${_("Rules and payouts")}</a>
       </header>
-      ${user === undefined && html`<p class="loading">Loading…</p>`}
+      ${user === undefined && html`<p class="loading">${_("Loading…")}</p>`}
       ${user === null &&
       html`<section class="panel notice ol-signin">
-        <h2>Sign in to play</h2>
-        <p>The Online table plays for your play-money balance: sign in, or open an account in a minute.</p>
+        <h2>${_("Sign in to play")}</h2>
+        <p>${_("The Online table plays for your play-money balance: sign in, or open an account in a minute.")}</p>
         <div class="btn-row ol-signin-buttons">
-          <a class="btn btn-primary" href="/login">Sign in</a>
-          <a class="btn btn-secondary" href="/register">Register</a>
+          <a class="btn btn-primary" href="/login">${_("Sign in")}</a>
+          <a class="btn btn-secondary" href="/register">${_("Register")}</a>
         </div>
       </section>`}
       ${user && html`<${Table} user=${user} />`}

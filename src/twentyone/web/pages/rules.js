@@ -6,16 +6,17 @@ import { html, useEffect, useRef } from "../js/lib.js";
 import { get } from "../js/api.js";
 import { ErrorLine, useAsync, Money } from "../js/ui.js";
 import { Card } from "../js/cards.js";
+import { _, _h, N_, formatNumber, language } from "../js/i18n.js";
 
 const GAMES = [
-  { id: "casino", name: "Casino Blackjack", cards: ["AS", "KH"], play: "/casino/casino-1", playText: "Sit at a table" },
-  { id: "online", name: "Online Blackjack", cards: ["TD", "AC"], play: "/online", playText: "Play now" },
-  { id: "vinte", name: "Vinte-e-um", cards: [null, "9S"], play: null, playText: "Live tables coming" },
-  { id: "exchange", name: "Exchange Blackjack", cards: ["7H", "7H"], play: null, playText: "Live markets coming" },
+  { id: "casino", name: N_("Casino Blackjack"), cards: ["AS", "KH"], play: "/casino/casino-1", playText: N_("Sit at a table") },
+  { id: "online", name: N_("Online Blackjack"), cards: ["TD", "AC"], play: "/online", playText: N_("Play now") },
+  { id: "vinte", name: N_("Vinte-e-um"), cards: [null, "9S"], play: "/vinte", playText: N_("Play at a live table") },
+  { id: "exchange", name: N_("Exchange Blackjack"), cards: ["7H", "7H"], play: "/exchange/exchange-1", playText: N_("Bet on the live market") },
 ];
 
 function percent(fraction, digits = 2) {
-  return `${(fraction * 100).toFixed(digits)}%`;
+  return formatNumber(fraction, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
 /** The rules lab's address for these rules (its form opens filled with them). */
@@ -31,28 +32,28 @@ function Figures({ data }) {
     const house = data.game === "casino" || data.game === "online";
     return html`<div class="rules-figures">
       <div class="rules-figure wide">
-        <span>Theoretical return</span>
-        <strong>${house ? "not available" : data.game === "exchange" ? "set by the market" : "depends on the play"}</strong>
-        <small>${house ? "The exact analysis could not be run for these rules right now." : data.basis}.</small>
+        <span>${_("Theoretical return")}</span>
+        <strong>${house ? _("not available") : data.game === "exchange" ? _("set by the market") : _("depends on the play")}</strong>
+        <small>${house ? _("The exact analysis could not be run for these rules right now.") : `${data.basis}.`}</small>
       </div>
     </div>`;
   }
   return html`<div class="rules-figures">
     <div class="rules-figure">
-      <span>Theoretical return</span>
+      <span>${_("Theoretical return")}</span>
       <strong data-testid="theoretical-return">${percent(data.theoretical_return, 3)}</strong>
-      <small>with perfect play</small>
+      <small>${_("with perfect play")}</small>
     </div>
     <div class="rules-figure">
-      <span>House edge</span>
+      <span>${_("House edge")}</span>
       <strong data-testid="house-edge">${percent(data.house_edge, 3)}</strong>
-      <small>per unit of the first bet</small>
+      <small>${_("per unit of the first bet")}</small>
     </div>
     ${data.basic_strategy_return != null &&
     html`<div class="rules-figure">
-      <span>With basic strategy</span>
+      <span>${_("With basic strategy")}</span>
       <strong>${percent(data.basic_strategy_return, 3)}</strong>
-      <small>the chart's play</small>
+      <small>${_("the chart's play")}</small>
     </div>`}
   </div>`;
 }
@@ -71,21 +72,21 @@ function RulesBody({ data, game }) {
       )}
     </div>
     <aside class="rules-side">
-      <section class="panel rules-payouts" aria-label="Payouts">
-        <h2>Payouts</h2>
+      <section class="panel rules-payouts" aria-label=${_("Payouts")}>
+        <h2>${_("Payouts")}</h2>
         <table class="data-table">
-          <thead><tr><th scope="col">Hand</th><th scope="col" class="num">Pays</th></tr></thead>
+          <thead><tr><th scope="col">${_("Hand")}</th><th scope="col" class="num">${_("Pays")}</th></tr></thead>
           <tbody>
             ${data.payouts.map((p, i) => html`<tr key=${i}><td>${p.hand}</td><td class="num"><strong>${p.pays}</strong></td></tr>`)}
           </tbody>
         </table>
-        ${limits && html`<p class="rules-limits">Bets <${Money} amount=${data.rules.min_bet} /> to <${Money} amount=${data.rules.max_bet} /></p>`}
+        ${limits && html`<p class="rules-limits">${_h("Bets {low} to {high}", { low: html`<${Money} amount=${data.rules.min_bet} />`, high: html`<${Money} amount=${data.rules.max_bet} />` })}</p>`}
       </section>
-      <section class="panel rules-actions" aria-label="Next">
-        ${info.play ? html`<a class="btn btn-primary" href=${info.play}>${info.playText}</a>` : html`<span class="badge">${info.playText}</span>`}
-        ${lab && html`<a class="btn btn-secondary" href=${lab} data-testid="lab-link">Open these rules in the lab</a>`}
-        ${lab && html`<p class="muted">The lab shows the basic strategy chart of these rules, the edge by dealer up card, a simulation and a hand calculator.</p>`}
-        ${data.theoretical_return != null && html`<p class="muted rules-basis">Theoretical return: ${data.basis}.</p>`}
+      <section class="panel rules-actions" aria-label=${_("Next")}>
+        ${info.play ? html`<a class="btn btn-primary" href=${info.play}>${_(info.playText)}</a>` : html`<span class="badge">${_(info.playText)}</span>`}
+        ${lab && html`<a class="btn btn-secondary" href=${lab} data-testid="lab-link">${_("Open these rules in the lab")}</a>`}
+        ${lab && html`<p class="muted">${_("The lab shows the basic strategy chart of these rules, the edge by dealer up card, a simulation and a hand calculator.")}</p>`}
+        ${data.theoretical_return != null && html`<p class="muted rules-basis">${_("Theoretical return: {basis}.", { basis: data.basis })}</p>`}
       </section>
     </aside>
   </div>`;
@@ -98,9 +99,10 @@ export default function Rules({ params, query }) {
   const base = `/api/rules/${game}${table ? `?table=${encodeURIComponent(table)}&` : "?"}`;
   // The words at once; the exact figures when the analysis worker has them (seconds at most,
   // the first time these rules are asked for; then from its cache).
-  const words = useAsync(() => (info ? get(`${base}figures=false`) : Promise.resolve(null)), [game, table]);
+  // The server words the rules in the page's language (the lang cookie): asked again on a switch.
+  const words = useAsync(() => (info ? get(`${base}figures=false`) : Promise.resolve(null)), [game, table, language.value]);
   const house = game === "casino" || game === "online";
-  const full = useAsync(() => (info && house ? get(base.slice(0, -1)) : Promise.resolve(null)), [game, table]);
+  const full = useAsync(() => (info && house ? get(base.slice(0, -1)) : Promise.resolve(null)), [game, table, language.value]);
   const data = full.data || words.data;
   const error = words.error || full.error;
   const loading = house && full.loading;
@@ -111,22 +113,22 @@ export default function Rules({ params, query }) {
     const current = nav && nav.querySelector("[aria-current=page]");
     if (current && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = current.offsetLeft - 12;
   }, [game]);
-  const tabs = html`<nav class="rules-tabs" aria-label="Rules of each game" ref=${tabsRef}>
-    ${GAMES.map((g) => html`<a key=${g.id} href=${`/rules/${g.id}`} aria-current=${g.id === game ? "page" : undefined}>${g.name}</a>`)}
+  const tabs = html`<nav class="rules-tabs" aria-label=${_("Rules of each game")} ref=${tabsRef}>
+    ${GAMES.map((g) => html`<a key=${g.id} href=${`/rules/${g.id}`} aria-current=${g.id === game ? "page" : undefined}>${_(g.name)}</a>`)}
   </nav>`;
   if (!info) {
     return html`<link rel="stylesheet" href="/static/css/rules.css" />${tabs}
-      <p class="error-line" role="alert">There is no game called \u201c${game}\u201d: pick one above.</p>`;
+      <p class="error-line" role="alert">${_("There is no game called \u201c{game}\u201d: pick one above.", { game })}</p>`;
   }
   return html`<link rel="stylesheet" href="/static/css/rules.css" />
     ${tabs}
     <header class=${`felt rules-hero ${game}`}>
       <div class="rules-hero-text">
-        <p class="eyebrow">Rules</p>
-        <h1>${info.name}</h1>
+        <p class="eyebrow">${_("Rules")}</p>
+        <h1>${_(info.name)}</h1>
         <p class="lead">${data ? data.summary : "\u00a0"}</p>
         ${data && !(loading && !full.data) && html`<${Figures} data=${data} />`}
-        ${loading && !full.data && html`<p class="loading figures-loading">Working out the exact return of this table's rules</p>`}
+        ${loading && !full.data && html`<p class="loading figures-loading">${_("Working out the exact return of this table's rules")}</p>`}
       </div>
       <div class="rules-hero-cards" aria-hidden="true">
         ${info.cards.map((card, i) => html`<${Card} key=${i} card=${card} />`)}
