@@ -25,8 +25,9 @@ from babel.messages.extract import extract_javascript
 _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^")
 
 
-def flatten(source: str) -> str:
-    """``source`` with every template literal's text blanked and its expressions kept."""
+def flatten(source: str, expressions: list[tuple[int, int]] | None = None) -> str:
+    """``source`` with every template literal's text blanked and its expressions kept; the
+    span in the result of each template expression is appended to ``expressions``."""
     out: list[str] = []
     n = len(source)
 
@@ -55,7 +56,10 @@ def flatten(source: str) -> str:
                 return j + 1
             if ch == "$" and j + 1 < n and source[j + 1] == "{":
                 out.append(blank(source[text_start:j]) + "(")
+                begin = sum(len(chunk) for chunk in out)
                 j = code(j + 2, in_template=True)
+                if expressions is not None:
+                    expressions.append((begin, sum(len(chunk) for chunk in out) - 1))
                 text_start = j
                 continue
             j += 1
@@ -133,11 +137,26 @@ def extract(
     import io
 
     encoding = str(options.get("encoding", "utf-8"))
-    flat = flatten(fileobj.read().decode(encoding))
+    spans: list[tuple[int, int]] = []
+    flat = flatten(fileobj.read().decode(encoding), spans)
     settings: dict[str, Any] = {**options, "parse_template_string": False}
-    yield from extract_javascript(
-        io.BytesIO(flat.encode(encoding)),
-        keywords,  # type: ignore[arg-type]
-        comment_tags,
-        settings,  # type: ignore[arg-type]
-    )
+
+    def messages(code: str) -> Iterator[Any]:
+        return extract_javascript(
+            io.BytesIO(code.encode(encoding)),
+            keywords,  # type: ignore[arg-type]
+            comment_tags,
+            settings,  # type: ignore[arg-type]
+        )
+
+    # Babel's extractor does not look inside the arguments of a call it is collecting, so a
+    # `_()` in a template passed to `_h(...)` would be missed: each template expression is also
+    # read on its own (padded with the newlines before it, so its line numbers stay right).
+    seen: set[tuple[Any, ...]] = set()
+    for begin, end in [(0, len(flat)), *spans]:
+        padding = "\n" * flat.count("\n", 0, begin)
+        for found in messages(padding + flat[begin:end]):
+            key = (found[0], found[1], repr(found[2]))
+            if key not in seen:
+                seen.add(key)
+                yield found

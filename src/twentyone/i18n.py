@@ -89,6 +89,17 @@ def _english_plural(n: int) -> int:
     return 0 if n == 1 else 1
 
 
+#: Thousands and decimal signs of each language (Unicode CLDR's, as the browser's Intl uses).
+_NUMBER_SIGNS: Final = {
+    "fi": ("\u00a0", ","),
+    "tr": (".", ","),
+    "nb": ("\u00a0", ","),
+    "pt-BR": (".", ","),
+}
+#: How each language writes a percentage (CLDR).
+_PERCENT: Final = {"fi": "{n}\u00a0%", "nb": "{n}\u00a0%", "tr": "%{n}", "pt-BR": "{n}%"}
+
+
 @dataclass(frozen=True)
 class Translation:
     """One language's messages: msgid -> msgstr, or for plurals the singular msgid -> forms."""
@@ -116,6 +127,26 @@ class Translation:
             index = self.plural(n)
             return fill(forms[index if 0 <= index < len(forms) else -1], params)
         return fill(singular if _english_plural(n) == 0 else plural, params)
+
+    def money(self, minor: int) -> str:
+        """Minor units in this language's notation, by integer arithmetic (never a float).
+
+        >>> [Translation(code).money(123456) for code in ("en", "fi", "tr", "nb", "pt-BR")]
+        ['1,234.56', '1\u00a0234,56', '1.234,56', '1\u00a0234,56', '1.234,56']
+        """
+        group, decimal = _NUMBER_SIGNS.get(self.language, (",", "."))
+        sign = "-" if minor < 0 else ""
+        minor = abs(minor)
+        whole = f"{minor // 100:,}".replace(",", group)
+        return f"{sign}{whole}{decimal}{minor % 100:02d}"
+
+    def percent(self, whole_percent: int) -> str:
+        """A whole percentage as this language writes it: ``75%``, ``75 %``, Turkish ``%75``.
+
+        >>> [Translation(code).percent(75) for code in ("en", "fi", "tr")]
+        ['75%', '75\u00a0%', '%75']
+        """
+        return _PERCENT.get(self.language, "{n}%").replace("{n}", str(whole_percent))
 
     def sentence(self, line: str) -> str:
         """A line as a sentence: a capital first letter and a full stop (Turkish dotted İ).

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from twentyone.i18n import ENGLISH, N_, Translation
-from twentyone.money import format_money
 from twentyone.rules import (
     Double,
     EnhcLoses,
@@ -73,7 +72,7 @@ def describe(rules: Rules, t: Translation = ENGLISH) -> list[str]:
             "{n} deck, cut card at {penetration}",
             "{n} decks, cut card at {penetration}",
             rules.decks,
-            penetration=f"{float(rules.penetration):.0%}",
+            penetration=t.percent(round(rules.penetration * 100)),
         )
     lines = [shoe]
     lines.append(
@@ -140,7 +139,7 @@ def describe(rules: Rules, t: Translation = ENGLISH) -> list[str]:
         else t._("no insurance")
     )
     lines.append(t._("ties push") if rules.ties is Ties.PUSH else t._("ties go to the dealer"))
-    low, high = format_money(rules.min_bet), format_money(rules.max_bet)
+    low, high = t.money(rules.min_bet), t.money(rules.max_bet)
     lines.append(
         t._("bets {low} to {high}, one box", low=low, high=high)
         if rules.max_boxes == 1

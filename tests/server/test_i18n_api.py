@@ -177,3 +177,19 @@ async def test_the_page_s_own_sentences_are_translated_in_its_copy(api: Api, fin
     assert "<noscript>twentyone tarvitsee JavaScriptiä.</noscript>" in finnish_page
     assert INDEX_TEXTS[0] in finnish_page  # untranslated in this catalogue: the English
     assert "<noscript>twentyone needs JavaScript in the browser.</noscript>" in english_page
+
+
+async def test_the_lab_form_answers_in_the_request_language(api: Api) -> None:
+    """The rules lab's labels and help (marked in twentyone.rule_options) in the real
+    catalogues of every language, English when none is asked for."""
+    async with api.client() as browser:
+        english = (await browser.get("/api/lab/options")).json()["options"]
+        assert english[0]["label"] == "Decks"
+        for language, header in (("fi", "fi"), ("tr", "tr"), ("nb", "nb"), ("pt-BR", "pt-BR")):
+            t = i18n.translation(language)
+            asked = await browser.get("/api/lab/options", headers={"accept-language": header})
+            options = asked.json()["options"]
+            assert [o["name"] for o in options] == [o["name"] for o in english]
+            for mine, theirs in zip(options, english, strict=True):
+                assert mine["label"] == t._(theirs["label"]) != theirs["label"], language
+                assert mine["help"] == t._(theirs["help"]), language

@@ -57,6 +57,7 @@ from twentyone.rules import (
 )
 from twentyone.server.context import Server, json_response
 from twentyone.server.errors import ApiError, marked, not_found, unprocessable
+from twentyone.server.i18n import request_translation
 from twentyone.server.worker import AnalysisWorker, analysis_worker
 
 #: The presets the lab computes: the house-banked games (``twentyone.games`` says which; the
@@ -484,8 +485,9 @@ def install(app: FastAPI, server: Server) -> None:
     worker = analysis_worker(server.services)
     simulations = LabSimulations(worker)
     server.add_service("lab-simulations", _SimulationsService(simulations))
+    option_list = [option.to_json() for option in RULE_OPTIONS]
     options = {
-        "options": [option.to_json() for option in RULE_OPTIONS],
+        "options": option_list,
         "presets": {name: form_values(PRESETS[name]) for name in HOUSE_PRESETS},
         "default_preset": DEFAULT_PRESET,
         "max_rounds": MAX_LAB_ROUNDS,
@@ -508,8 +510,25 @@ def install(app: FastAPI, server: Server) -> None:
             in_flight[0] -= 1
 
     @app.get("/api/lab/options")
-    async def lab_options() -> Response:
-        return json_response(options)
+    async def lab_options(request: Request) -> Response:
+        # The form's labels and help in the request's language (marked N_ in rule_options).
+        # Through a name, not `t._(...)`: the extractor would take the subscripts' keys for
+        # messages (the labels themselves are extracted where they are written, N_ in
+        # rule_options).
+        translate = request_translation(request)._
+        return json_response(
+            {
+                **options,
+                "options": [
+                    {
+                        **option,
+                        "label": translate(option["label"]),
+                        "help": translate(option["help"]),
+                    }
+                    for option in option_list
+                ],
+            }
+        )
 
     @app.post("/api/lab/analysis")
     async def lab_analysis(request: Request) -> Response:

@@ -20,7 +20,7 @@ import { Button, Countdown, formatMoney, capitalise } from "../js/ui.js";
 import { useShortcuts } from "../js/keys.js";
 import { navigate } from "../js/app.js";
 import { verifyRecord } from "../js/fairness.js";
-import { _ } from "../js/i18n.js";
+import { _, language } from "../js/i18n.js";
 
 const PLAYERS = ["Player 1", "Player 2", "Player 3", "Player 4"];
 
@@ -57,6 +57,13 @@ export function priceText(hundredths) {
   const cents = hundredths % 100;
   if (cents === 0) return String(whole);
   return cents % 10 === 0 ? `${whole}.${cents / 10}` : `${whole}.${String(cents).padStart(2, "0")}`;
+}
+
+/** A decimal text ("2.06", "3.756") as the language writes numbers ("2,06" in Finnish); for
+ * showing only (the bet slip and the API keep the dot). */
+export function shownDecimal(text) {
+  const sign = new Intl.NumberFormat(language.value).formatToParts(1.5).find((part) => part.type === "decimal");
+  return sign && sign.value !== "." ? String(text).replace(".", sign.value) : String(text);
 }
 
 /** The ladder price `steps` steps from `hundredths` (clamped to the ladder; off-ladder snaps). */
@@ -429,7 +436,7 @@ function PriceCell({ side, entry, rank, selection, enabled, onPick }) {
       data-side=${side} data-rank=${rank} data-price=${entry ? priceText(entry.price) : ""}
       onClick=${() => onPick(selection, side, entry ? entry.price : null)}>
     ${entry
-      ? html`<span class="odds">${priceText(entry.price)}</span><span class="size">${sizeText(entry.size)}</span>${
+      ? html`<span class="odds">${shownDecimal(priceText(entry.price))}</span><span class="size">${sizeText(entry.size)}</span>${
           house ? html`<span class="house-mark" title=${_("Includes the house market maker")} aria-hidden="true">${_("house")}</span>` : ""}`
       : html`<span class="odds">\u00a0</span>`}
   </button>`;
@@ -476,7 +483,7 @@ function Market({ state, orders, onPick, picked }) {
             </div>`
           : html`<div class=${`cells settled st-${s.status}`}><span>${statusWord(s.status)}</span></div>`}
         <div class="fair" data-label=${_("Fair")} title=${_("The exact fair price from the cards shown")}>
-          ${s.fair ? html`<span>${s.fair}</span>` : html`<span class="muted">\u2013</span>`}
+          ${s.fair ? html`<span>${shownDecimal(s.fair)}</span>` : html`<span class="muted">\u2013</span>`}
           ${s.matched > 0 && html`<small>${_("{amount} matched", { amount: sizeText(s.matched) })}</small>`}
         </div>
       </div>`;

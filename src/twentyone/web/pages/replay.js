@@ -9,7 +9,7 @@ import { Card, cardName } from "../js/cards.js";
 import { Replay, eventCards } from "../js/replay.js";
 import { verifyRecord } from "../js/fairness.js";
 import { casinoTableNames, tableName } from "./history.js";
-import { _, _h, N_ } from "../js/i18n.js";
+import { _, _h, N_, formatDateTime } from "../js/i18n.js";
 
 const GAME = { online: N_("Online Blackjack"), casino: N_("Casino Blackjack") };
 
@@ -19,7 +19,7 @@ function roundPath(kind, id) {
 
 function formatWhen(seconds) {
   if (seconds === null || seconds === undefined) return "";
-  return new Date(seconds * 1000).toLocaleString("en-GB", {
+  return formatDateTime(seconds, {
     day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
   });
 }
