@@ -51,6 +51,7 @@ from twentyone.server.context import (
     json_response,
 )
 from twentyone.server.errors import ApiError, conflict, marked, not_found, unprocessable
+from twentyone.server.i18n import request_translation
 from twentyone.server.ticking import TickLoop, close_watchers
 from twentyone.server.vinte_fair import (
     Position,
@@ -630,7 +631,7 @@ class VinteTables:
         }
 
     # -------------------------------------------------------------- requests
-    async def create(self, user: User, body: SettingsBody) -> Live:
+    async def create(self, user: User, body: SettingsBody, default_name: str | None = None) -> Live:
         settings = check_settings(body)
         now = self.server.now()
         mine = sum(
@@ -650,7 +651,7 @@ class VinteTables:
         seats[0] = _person(user)
         live = Live(
             id=table_id,
-            name=body.name or f"{user.name}'s table",
+            name=body.name or default_name or f"{user.name}'s table",
             creator_id=user.id,
             invite=secrets.token_urlsafe(18),
             settings=settings,
@@ -1092,9 +1093,11 @@ def install(app: FastAPI, server: Server) -> None:
         return json_response([service.summary(live) for live in found])
 
     @app.post("/api/vinte/tables", status_code=201, tags=["vinte"], response_model=dict[str, Any])
-    async def vinte_create(body: SettingsBody, user: Player) -> Any:
+    async def vinte_create(body: SettingsBody, user: Player, request: Request) -> Any:
         """A new table: the creator holds seat 0; the answer has the invite link."""
-        live = await service.create(user, body)
+        # Unnamed, it is named in its creator's language (a name is data from then on).
+        named = request_translation(request)._("{name}'s table", name=user.name)
+        live = await service.create(user, body, named)
         return json_response(service.answer(live, user.id), 201)
 
     @app.get("/api/vinte/tables/{table_id}", tags=["vinte"], response_model=dict[str, Any])

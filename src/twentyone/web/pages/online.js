@@ -200,7 +200,7 @@ function InsurancePrompt({ view, most, onInsure, onDecline, busy }) {
         label=${valid ? _("Insure {amount}", { amount: formatMoney(amount) }) : _("Insure")}>
         ${valid ? _("Insure {amount}", { amount: formatMoney(amount) }) : _("Insure")}
       <//>
-      <${Button} kbd="n" disabled=${busy} onClick=${onDecline} label=${_("No insurance")}>${_h("No{wide}", { wide: html`<span class="ol-wide"> ${_("insurance")}</span>` })}<//>
+      <${Button} kbd="n" disabled=${busy} onClick=${onDecline} label=${_("No insurance")}><span class="ol-narrow">${_("No")}</span><span class="ol-wide">${_("No insurance")}</span><//>
     </div>
   </div>`;
 }

@@ -52,10 +52,11 @@ export function normalise(raw) {
   for (let index = 0; index < count; index++) {
     const seen = viewSeats.find((s) => s.seat === index) || {};
     const taken = listed.find((s) => s.seat === index) || {};
+    const bot = Boolean(seen.bot ?? taken.bot);
     seats.push({
       seat: index,
-      name: seen.name ?? (taken.empty ? null : taken.name) ?? null,
-      bot: Boolean(seen.bot ?? taken.bot),
+      name: botName(seen.name ?? (taken.empty ? null : taken.name) ?? null, bot),
+      bot,
       stack: seen.stack ?? taken.stack ?? settings.stack ?? null,
       in_game: seen.in_game ?? true,
       away: Boolean(seen.away),
@@ -128,6 +129,12 @@ export function ovalPosition(seat, count, viewer) {
   const sin = Math.sin(angle);
   const side = cos <= -0.5 ? "left" : cos >= 0.5 ? "right" : sin > 0 ? "bottom" : "top";
   return { x: 50 + 47 * cos, y: 50 + 45 * sin, side };
+}
+
+/** The server names its bots "Bot 1", "Bot 2"...: shown in the reader's language. */
+function botName(name, bot) {
+  const found = bot && typeof name === "string" ? /^Bot (\d+)$/.exec(name) : null;
+  return found ? _("Bot {number}", { number: found[1] }) : name;
 }
 
 function seatName(table, seat) {
