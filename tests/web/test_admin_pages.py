@@ -183,7 +183,10 @@ def test_accounts_tables_and_every_page_at_both_sizes(
         page.get_by_role("button", name="Search").click()
         accounts = _rows(page, "Accounts")
         page.get_by_role("link", name="pat", exact=True).wait_for()
-        assert accounts.count() == 1
+        # The list drawn before the search shows pat too: wait for the search's answer.
+        from playwright.sync_api import expect
+
+        expect(accounts).to_have_count(1)
         assert "20.00" in accounts.first.inner_text()  # held by his open round
         page.get_by_role("link", name="pat", exact=True).click()
         transfers = _rows(page, "Transfers of pat")
