@@ -79,23 +79,26 @@ def test_the_table_kernel_runs_on_the_cluster_too(
 
 
 def test_results_come_back_in_task_order_whatever_order_they_finish_in(client: Any) -> None:
-    """The first task waits until the second has run (a Dask event, no sleep): the second
-    finishes first, is reported first, and is still yielded second."""
+    """The first task waits until the client has seen the second finish (a Dask event set by
+    the progress callback, no sleep): the second is reported first, and still yielded second."""
     import distributed
 
     event_of: Any = distributed.Event  # untyped in Dask
     name = f"test-order-{id(client)}"
 
     def task(index: int) -> int:
-        event = event_of(name)
         if index == 0:
-            assert event.wait(timeout=60)
-        else:
-            event.set()
+            assert event_of(name).wait(timeout=60)
         return index
 
     finished: list[int] = []
-    results = list(cluster.ordered_map(client, task, [(0,), (1,)], 2, finished.append))
+
+    def reported(index: int) -> None:
+        finished.append(index)
+        if index == 1:  # only now may the first task end: the order of reports is fixed
+            event_of(name, client=client).set()
+
+    results = list(cluster.ordered_map(client, task, [(0,), (1,)], 2, reported))
     assert results == [0, 1]
     assert finished == [1, 0]
 
