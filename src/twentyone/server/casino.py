@@ -52,7 +52,7 @@ from twentyone.server.context import (
     token_hash,
 )
 from twentyone.server.errors import ApiError, conflict, not_found, unprocessable
-from twentyone.server.ticking import TickLoop, close_watchers
+from twentyone.server.ticking import TickLoop, answer_pings, close_watchers
 from twentyone.storage import ledger
 from twentyone.storage.ledger import Movement
 from twentyone.storage.models import (
@@ -1137,14 +1137,7 @@ def install(app: FastAPI, server: Server) -> None:
                             }
                         )
                     )
-            while not watcher.dropped:
-                text = await socket.receive_text()
-                try:
-                    message = json.loads(text)
-                except ValueError:
-                    message = None
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    watcher.send('{"type":"pong"}')
+            await answer_pings(socket, watcher)
         except (WebSocketDisconnect, RuntimeError, KeyError):
             pass  # gone, or sent something that is not a text frame
         finally:

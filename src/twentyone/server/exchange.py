@@ -60,7 +60,7 @@ from twentyone.market.table import ExchangeTable, fair_prices
 from twentyone.server.casino import Watcher, _socket_user
 from twentyone.server.context import Player, Server, TableId, json_response
 from twentyone.server.errors import ApiError, conflict, not_found, unprocessable
-from twentyone.server.ticking import TickLoop, close_watchers
+from twentyone.server.ticking import TickLoop, answer_pings, close_watchers
 from twentyone.server.worker import analysis_worker
 from twentyone.storage import ledger
 from twentyone.storage.ledger import Movement
@@ -1755,14 +1755,7 @@ def install(app: FastAPI, server: Server) -> None:
                             }
                         )
                     )
-            while not watcher.dropped:
-                text = await socket.receive_text()
-                try:
-                    message = json.loads(text)
-                except ValueError:
-                    message = None
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    watcher.send('{"type":"pong"}')
+            await answer_pings(socket, watcher)
         except (WebSocketDisconnect, RuntimeError, KeyError):
             pass
         finally:

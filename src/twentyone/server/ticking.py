@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -73,3 +74,16 @@ async def close_watchers(watchers: Iterable[Any]) -> None:
         watcher.dropped = True
         with contextlib.suppress(Exception):
             await watcher.socket.close(code=1001)
+
+
+async def answer_pings(socket: Any, watcher: Any) -> None:
+    """Read a watcher's socket until it is dropped, answering each ``{"type": "ping"}`` with a
+    pong (anything else a client sends is ignored); a disconnect raises out of here."""
+    while not watcher.dropped:
+        text = await socket.receive_text()
+        try:
+            message = json.loads(text)
+        except ValueError:
+            message = None
+        if isinstance(message, dict) and message.get("type") == "ping":
+            watcher.send('{"type":"pong"}')

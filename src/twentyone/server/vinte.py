@@ -52,7 +52,7 @@ from twentyone.server.context import (
 )
 from twentyone.server.errors import ApiError, conflict, marked, not_found, unprocessable
 from twentyone.server.i18n import request_translation
-from twentyone.server.ticking import TickLoop, close_watchers
+from twentyone.server.ticking import TickLoop, answer_pings, close_watchers
 from twentyone.server.vinte_fair import (
     Position,
     position_hashes,
@@ -1235,14 +1235,7 @@ def install(app: FastAPI, server: Server) -> None:
         watcher.send(_dumps(service.frame(live, live.seat_of(user_id), [])))
         writer = asyncio.create_task(watcher.write())
         try:
-            while not watcher.dropped:
-                text = await socket.receive_text()
-                try:
-                    message = json.loads(text)
-                except ValueError:
-                    message = None
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    watcher.send('{"type":"pong"}')
+            await answer_pings(socket, watcher)
         except (WebSocketDisconnect, RuntimeError, KeyError):
             pass  # gone, or sent something that is not a text frame
         finally:
